@@ -1,0 +1,53 @@
+/*
+ * intergather internal API: the algorithm core on plain intra-communicators.
+ *
+ * The LD_PRELOAD shim uses this core for inter-communicator MPI_Allgather;
+ * the benchmark and the SimGrid simulation link it directly (pkg-config
+ * intergather).  A "pair" describes two groups on one intra-communicator:
+ * ranks 0..p-1 are the senders, ranks p..size-1 the receivers.
+ *
+ * Buffers follow MPI_Allgather on an inter-communicator: a sender passes its
+ * block (sendbuf, sendcount, sendtype) and ignores the receive arguments; a
+ * receiver passes (recvbuf, recvcount, recvtype) and gets block i at
+ * recvbuf + i * recvcount * extent(recvtype), exactly as native MPI lays it
+ * out.  All functions return an MPI error code.
+ */
+#ifndef INTERGATHER_H
+#define INTERGATHER_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ig_pair ig_pair;
+
+typedef enum {
+    IG_RING_OPTIMAL = 0, /* every p, q >= 1 in at most p + floor(q/2) steps */
+    IG_RING_PAPER = 1    /* the paper's Algorithms 1 and 3 (corrected), p > q variant */
+} ig_ring_kind;
+
+/* Collective over comm.  The pair keeps private duplicates, so comm may be
+ * freed afterwards and no internal message can match a user's receive. */
+int ig_pair_create(MPI_Comm comm, int p, ig_pair **pair);
+int ig_pair_free(ig_pair **pair);
+int ig_pair_senders(const ig_pair *pair);
+int ig_pair_receivers(const ig_pair *pair);
+
+/* The paper's fully connected algorithm (section III), any p, q >= 1. */
+int ig_pair_allgather_fc(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype);
+
+/* Root gathering, the algorithm Open MPI and MPICH use for inter-communicator
+ * allgather (gather to sender 0, send to receiver 0, broadcast): the baseline
+ * for benchmarks and simulations. */
+int ig_pair_allgather_root_gathering(ig_pair *pair, const void *sendbuf, int sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                     MPI_Datatype recvtype);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

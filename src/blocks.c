@@ -1,0 +1,49 @@
+#include "blocks.h"
+
+#include <stdlib.h>
+
+int ig_block_make(int count, MPI_Datatype elem, ig_block *b)
+{
+    MPI_Aint lb;
+    int rc = PMPI_Type_contiguous(count, elem, &b->type);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = PMPI_Type_commit(&b->type);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_get_extent(b->type, &lb, &b->extent);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_get_true_extent(b->type, &b->true_lb, &b->true_extent);
+    if (rc != MPI_SUCCESS)
+        PMPI_Type_free(&b->type);
+    return rc;
+}
+
+void ig_block_free(ig_block *b)
+{
+    if (b->type != MPI_DATATYPE_NULL)
+        PMPI_Type_free(&b->type);
+}
+
+int ig_block_scratch(const ig_block *b, int n, void **base, void **raw)
+{
+    size_t bytes = (size_t)((MPI_Aint)(n - 1) * b->extent + b->true_extent);
+    *raw = malloc(bytes > 0 ? bytes : 1);
+    if (*raw == NULL)
+        return MPI_ERR_NO_MEM;
+    *base = (char *)*raw - b->true_lb;
+    return MPI_SUCCESS;
+}
+
+void ig_block_scratch_free(void *raw)
+{
+    free(raw);
+}
+
+/* A send to self on one of intergather's private communicators: purely
+ * local in effect, works for blocks of any size (MPI_Pack_size is limited to
+ * int), and no receive the user posted can match it. */
+int ig_block_copy(const void *src, void *dst, const ig_block *b, MPI_Comm private_comm, int self)
+{
+    return PMPI_Sendrecv(src, 1, b->type, self, IG_TAG_LOCAL_COPY, dst, 1, b->type, self,
+                         IG_TAG_LOCAL_COPY, private_comm, MPI_STATUS_IGNORE);
+}

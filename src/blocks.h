@@ -1,0 +1,37 @@
+/*
+ * Blocks: one process's contribution (count elements of a datatype) as a
+ * single derived datatype, so every stage moves "1 block" and all offsets are
+ * MPI_Aint multiples of the block extent: no int overflow however large the
+ * total, and non-contiguous, resized or lower-bounded types work unchanged.
+ */
+#ifndef IG_BLOCKS_H
+#define IG_BLOCKS_H
+
+#include <mpi.h>
+
+typedef struct {
+    MPI_Datatype type; /* contiguous(count, elem), committed */
+    MPI_Aint extent;   /* spacing of consecutive blocks, as native MPI uses */
+    MPI_Aint true_lb, true_extent;
+} ig_block;
+
+int ig_block_make(int count, MPI_Datatype elem, ig_block *b);
+void ig_block_free(ig_block *b);
+
+static inline void *ig_block_slot(void *base, const ig_block *b, int i)
+{
+    return (char *)base + (MPI_Aint)i * b->extent;
+}
+
+/* Scratch space for n blocks; *base is what MPI calls take (it accounts for
+ * a negative true lower bound), *raw is what ig_block_scratch_free takes. */
+int ig_block_scratch(const ig_block *b, int n, void **base, void **raw);
+void ig_block_scratch_free(void *raw);
+
+/* Tags on intergather's private communicators (never on a user's). */
+enum { IG_TAG_DIRECT = 1, IG_TAG_LOCAL_COPY = 2, IG_TAG_ROOT = 3, IG_TAG_RING = 4 };
+
+/* Copy one block between two buffers of the same layout, locally. */
+int ig_block_copy(const void *src, void *dst, const ig_block *b, MPI_Comm private_comm, int self);
+
+#endif

@@ -1,0 +1,124 @@
+#include "classify.h"
+
+#include "comm_cache.h"
+#include "log.h"
+#include "runtime.h"
+#include "settings.h"
+
+#include <stdatomic.h>
+
+static int go_native(ig_fallback why)
+{
+    ig_stats_fallback(why);
+    return 0;
+}
+
+static int mpi_is_running(void)
+{
+    int initialized = 0, finalized = 0;
+    PMPI_Initialized(&initialized);
+    PMPI_Finalized(&finalized);
+    return initialized && !finalized;
+}
+
+/* Bytes described by (count, type), or -1 if the shim should not touch it:
+ * an invalid handle or a type whose layout the algorithm cannot space out
+ * (non-positive extent with data in it). */
+static MPI_Count described_bytes(int count, MPI_Datatype type)
+{
+    MPI_Count size;
+    MPI_Aint lb, extent;
+    if (count < 0 || type == MPI_DATATYPE_NULL)
+        return -1;
+    if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size < 0)
+        return -1;
+    if (count == 0 || size == 0)
+        return 0;
+    if (PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS || extent <= 0)
+        return -1;
+    return (MPI_Count)count * size;
+}
+
+int ig_allgather_classify(ig_allgather_call *c)
+{
+    int inter = 0;
+    if (!mpi_is_running())
+        return go_native(IG_FALLBACK_NOT_INITIALIZED);
+    ig_runtime_start();
+    if (c->comm == MPI_COMM_NULL)
+        return go_native(IG_FALLBACK_COMM_NULL);
+    if (PMPI_Comm_test_inter(c->comm, &inter) != MPI_SUCCESS || !inter)
+        return go_native(IG_FALLBACK_INTRA);
+    if (c->sbuf == MPI_IN_PLACE || c->rbuf == MPI_IN_PLACE)
+        return go_native(IG_FALLBACK_IN_PLACE);
+    MPI_Count send_bytes = described_bytes(c->scount, c->stype);
+    MPI_Count recv_bytes = described_bytes(c->rcount, c->rtype);
+    if (send_bytes < 0 || recv_bytes < 0)
+        return go_native(IG_FALLBACK_ARGUMENTS);
+    if (send_bytes > 0 && recv_bytes > 0)
+        return go_native(IG_FALLBACK_FULL_DUPLEX);
+    c->empty = send_bytes == 0 && recv_bytes == 0;
+    c->local_sends = send_bytes > 0;
+    c->block_bytes = send_bytes > 0 ? send_bytes : recv_bytes;
+    return 1;
+}
+
+static void warn_ring_unavailable_once(void)
+{
+    static atomic_int warned;
+    if (!atomic_exchange(&warned, 1))
+        ig_log_rank0("%s=ring is not available in this version; using native MPI_Allgather",
+                     IG_ENV_TOPOLOGY);
+}
+
+/* Internal failures are reported through the user's communicator, so the
+ * error handler the user installed there decides what happens. */
+static int report_error(MPI_Comm comm, int rc)
+{
+    if (rc != MPI_SUCCESS)
+        PMPI_Comm_call_errhandler(comm, rc);
+    return rc;
+}
+
+static int run_fully_connected(const ig_allgather_call *c, ig_pair *pair)
+{
+    ig_stats_served(IG_ALGO_FULLY_CONNECTED);
+    return ig_pair_allgather_fc(pair, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype);
+}
+
+int ig_allgather_dispatch(const ig_allgather_call *c, int *rc)
+{
+    if (c->empty) {
+        ig_stats_served(IG_ALGO_EMPTY);
+        *rc = MPI_SUCCESS;
+        return 1;
+    }
+    /* The cache is built before any setting is consulted: settings may differ
+     * between processes, and only the cache's agreement check makes acting on
+     * them safe. */
+    ig_comm_cache *cache;
+    ig_pair *pair;
+    *rc = ig_comm_cache_get(c->comm, &cache);
+    if (*rc != MPI_SUCCESS) {
+        report_error(c->comm, *rc);
+        return 1;
+    }
+    if (!ig_comm_cache_settings_agree(cache))
+        return go_native(IG_FALLBACK_SETTINGS_DIFFER);
+    const ig_settings *s = ig_settings_get();
+    if (s->topology == IG_TOPOLOGY_NATIVE)
+        return go_native(IG_FALLBACK_DISABLED);
+    if ((uint64_t)c->block_bytes < s->min_bytes)
+        return go_native(IG_FALLBACK_SMALL);
+    if (s->topology == IG_TOPOLOGY_RING) {
+        warn_ring_unavailable_once();
+        return go_native(IG_FALLBACK_RING_UNAVAILABLE);
+    }
+    if (ig_comm_cache_is_spokesperson(cache))
+        ig_runtime_announce(ig_topology_name(s->topology));
+    *rc = ig_comm_cache_pair(cache, c->local_sends, &pair);
+    if (*rc == MPI_SUCCESS)
+        *rc = run_fully_connected(c, pair);
+    report_error(c->comm, *rc);
+    return 1;
+}

@@ -1,0 +1,138 @@
+#include "comm_cache.h"
+
+#include "log.h"
+#include "settings.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+struct ig_comm_cache {
+    MPI_Comm merged;  /* both groups, from MPI_Intercomm_merge; kept to build directions */
+    int local_size, remote_size, local_rank;
+    int settings_agree;
+    ig_pair *direction[2]; /* [1]: the local group sends; [0]: the remote group sends */
+};
+
+static int cache_keyval = MPI_KEYVAL_INVALID;
+static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void cache_destroy(ig_comm_cache *cache)
+{
+    for (int d = 0; d < 2; d++)
+        ig_pair_free(&cache->direction[d]);
+    ig_private_comm_free(&cache->merged);
+    free(cache);
+}
+
+static int on_comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    cache_destroy(value);
+    return MPI_SUCCESS;
+}
+
+static int keyval_get(int *keyval)
+{
+    int rc = MPI_SUCCESS;
+    pthread_mutex_lock(&keyval_lock);
+    if (cache_keyval == MPI_KEYVAL_INVALID)
+        rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_comm_delete, &cache_keyval, NULL);
+    *keyval = cache_keyval;
+    pthread_mutex_unlock(&keyval_lock);
+    return rc;
+}
+
+void ig_comm_cache_shutdown(void)
+{
+    pthread_mutex_lock(&keyval_lock);
+    if (cache_keyval != MPI_KEYVAL_INVALID)
+        PMPI_Comm_free_keyval(&cache_keyval);
+    pthread_mutex_unlock(&keyval_lock);
+}
+
+/* Settings decide which algorithm runs, so processes that disagree would run
+ * different algorithms and hang.  One allreduce of the fingerprint and its
+ * complement gives the minimum and the maximum in one call. */
+static int check_settings_agree(ig_comm_cache *cache)
+{
+    uint64_t fp = ig_settings_fingerprint(ig_settings_get());
+    uint64_t mine[2] = { fp, ~fp }, all[2];
+    int rc = PMPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MIN, cache->merged);
+    cache->settings_agree = rc == MPI_SUCCESS && all[0] == ~all[1];
+    if (rc == MPI_SUCCESS && !cache->settings_agree && cache->local_rank == 0)
+        ig_log("settings differ between the processes of an inter-communicator; "
+               "its MPI_Allgather calls stay native (set the INTERGATHER_* variables "
+               "identically for the whole job, e.g. with mpirun -x)");
+    return rc;
+}
+
+static int cache_build(MPI_Comm inter, ig_comm_cache **out)
+{
+    ig_comm_cache *cache = calloc(1, sizeof *cache);
+    if (cache == NULL)
+        return MPI_ERR_NO_MEM;
+    cache->merged = MPI_COMM_NULL;
+    PMPI_Comm_size(inter, &cache->local_size);
+    PMPI_Comm_remote_size(inter, &cache->remote_size);
+    PMPI_Comm_rank(inter, &cache->local_rank);
+    int rc = PMPI_Intercomm_merge(inter, 0, &cache->merged);
+    if (rc == MPI_SUCCESS)
+        rc = ig_private_comm_setup(cache->merged);
+    if (rc == MPI_SUCCESS)
+        rc = check_settings_agree(cache);
+    if (rc != MPI_SUCCESS) {
+        cache_destroy(cache);
+        return rc;
+    }
+    *out = cache;
+    return MPI_SUCCESS;
+}
+
+int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **out)
+{
+    int keyval, found;
+    int rc = keyval_get(&keyval);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_get_attr(inter, keyval, out, &found);
+    if (rc != MPI_SUCCESS || found)
+        return rc;
+    rc = cache_build(inter, out);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_set_attr(inter, keyval, *out);
+    return rc;
+}
+
+int ig_comm_cache_is_spokesperson(const ig_comm_cache *cache)
+{
+    int rank;
+    PMPI_Comm_rank(cache->merged, &rank);
+    return rank == 0;
+}
+
+int ig_comm_cache_settings_agree(const ig_comm_cache *cache)
+{
+    return cache->settings_agree;
+}
+
+/* Reorder the merged communicator so the sending group comes first: the
+ * pair's rank order (and the ring order) is senders 0..p-1, receivers p.. */
+int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **out)
+{
+    ig_pair **slot = &cache->direction[local_sends ? 1 : 0];
+    if (*slot != NULL) {
+        *out = *slot;
+        return MPI_SUCCESS;
+    }
+    int p = local_sends ? cache->local_size : cache->remote_size;
+    int key = local_sends ? cache->local_rank : p + cache->local_rank;
+    MPI_Comm ordered;
+    int rc = PMPI_Comm_split(cache->merged, 0, key, &ordered);
+    if (rc == MPI_SUCCESS)
+        rc = ig_private_comm_setup(ordered);
+    if (rc == MPI_SUCCESS)
+        rc = ig_pair_adopt(ordered, p, slot);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *out = *slot;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,35 @@
+/*
+ * Per-communicator cache: the private communicators intergather needs for a
+ * user's inter-communicator, built at its first call and attached to it with
+ * an attribute whose delete callback frees them (at MPI_Comm_free,
+ * MPI_Comm_disconnect, or never if the user never frees the communicator).
+ */
+#ifndef IG_COMM_CACHE_H
+#define IG_COMM_CACHE_H
+
+#include "pair.h"
+
+typedef struct ig_comm_cache ig_comm_cache;
+
+/* Look up or build the cache of an inter-communicator.  Building is
+ * collective over both groups and happens at the first call that needs it,
+ * which every process reaches together because the decision to get here is
+ * made from arguments the standard requires to be consistent. */
+int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **cache);
+
+/* Whether every process of the communicator has the same settings (checked
+ * once, when the cache was built). */
+int ig_comm_cache_settings_agree(const ig_comm_cache *cache);
+
+/* Whether this process speaks for the communicator in one-line messages
+ * (the same process whichever group sends). */
+int ig_comm_cache_is_spokesperson(const ig_comm_cache *cache);
+
+/* The pair for one direction: local_sends != 0 when this process's group is
+ * the sending one.  Built collectively on the first call in that direction. */
+int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **pair);
+
+/* At finalize: release the keyval. */
+void ig_comm_cache_shutdown(void);
+
+#endif

@@ -1,0 +1,45 @@
+#include "log.h"
+
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+int ig_world_rank(void)
+{
+    int initialized = 0, finalized = 0, rank = -1;
+    PMPI_Initialized(&initialized);
+    PMPI_Finalized(&finalized);
+    if (initialized && !finalized)
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+static void vlog(const char *fmt, va_list ap)
+{
+    /* Format into one buffer and write it with one call so lines from
+     * different processes sharing a terminal do not interleave mid-line. */
+    char line[1024];
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    if (n < 0)
+        return;
+    fprintf(stderr, IG_LOG_PREFIX "%s\n", line);
+    fflush(stderr);
+}
+
+void ig_log(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(fmt, ap);
+    va_end(ap);
+}
+
+void ig_log_rank0(const char *fmt, ...)
+{
+    if (ig_world_rank() > 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,68 @@
+/*
+ * Settings: every environment variable intergather reads is named here, once,
+ * and documented in the README's configuration table.
+ *
+ * Parsing (settings_parse.c) is pure C so it is unit-tested without MPI; the
+ * runtime side (settings.c) reads the environment once per process.
+ */
+#ifndef IG_SETTINGS_H
+#define IG_SETTINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IG_ENV_TOPOLOGY      "INTERGATHER_TOPOLOGY"
+#define IG_ENV_MIN_BYTES     "INTERGATHER_MIN_BYTES"
+#define IG_ENV_VERBOSE       "INTERGATHER_VERBOSE"
+#define IG_ENV_RING_SCHEDULE "INTERGATHER_RING_SCHEDULE"
+
+/* Default for INTERGATHER_MIN_BYTES: below this block size the one-time-per-call
+ * cost of the algorithm (a derived datatype, two or three collective stages)
+ * is not repaid; see docs/performance.md for the measurement behind it. */
+#define IG_DEFAULT_MIN_BYTES ((uint64_t)16384)
+
+typedef enum {
+    IG_TOPOLOGY_FULLY_CONNECTED = 0,
+    IG_TOPOLOGY_RING,
+    IG_TOPOLOGY_NATIVE
+} ig_topology;
+
+typedef enum {
+    IG_RING_SCHEDULE_OPTIMAL = 0, /* fewest steps (default) */
+    IG_RING_SCHEDULE_PAPER
+} ig_ring_schedule;
+
+typedef struct {
+    ig_topology topology;
+    uint64_t min_bytes;
+    int verbose; /* 0 quiet, 1 banner + summary, 2 also per-process detail */
+    ig_ring_schedule ring_schedule;
+} ig_settings;
+
+/* Each parser returns 0 and sets *out when text is valid; otherwise returns -1
+ * and leaves *out untouched, so the caller keeps the default.  NULL or empty
+ * text means "not set" and also returns -1 without touching *out; callers
+ * tell the two apart with ig_setting_is_set(). */
+int ig_setting_is_set(const char *text);
+int ig_parse_topology(const char *text, ig_topology *out);
+int ig_parse_bytes(const char *text, uint64_t *out);
+int ig_parse_verbose(const char *text, int *out);
+int ig_parse_ring_schedule(const char *text, ig_ring_schedule *out);
+
+const char *ig_topology_name(ig_topology t);
+const char *ig_ring_schedule_name(ig_ring_schedule s);
+
+/* Defaults, then every variable from getenv-style lookup.  Each variable that
+ * is set but not understood is reported through warn(name, value, expected). */
+typedef const char *(*ig_lookup_fn)(const char *name);
+typedef void (*ig_warn_fn)(const char *name, const char *value, const char *expected);
+void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn);
+
+/* A fingerprint of every setting that changes which algorithm runs; processes
+ * of one communicator compare it before acting together. */
+uint64_t ig_settings_fingerprint(const ig_settings *s);
+
+/* Runtime: the process-wide settings, read once (thread-safe). */
+const ig_settings *ig_settings_get(void);
+
+#endif

@@ -1,0 +1,164 @@
+/* Pure parsing of intergather's environment settings (no MPI). */
+#include "settings.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int ig_setting_is_set(const char *text)
+{
+    return text != NULL && text[0] != '\0';
+}
+
+/* Case-insensitive comparison that also ignores surrounding blanks, so that
+ * "  Ring " in a job script does what the user meant. */
+static int word_equals(const char *text, const char *word)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t n = strlen(word);
+    if (strncasecmp(text, word, n) != 0)
+        return 0;
+    text += n;
+    while (isspace((unsigned char)*text))
+        text++;
+    return *text == '\0';
+}
+
+int ig_parse_topology(const char *text, ig_topology *out)
+{
+    static const struct { const char *word; ig_topology value; } words[] = {
+        { "fully-connected", IG_TOPOLOGY_FULLY_CONNECTED },
+        { "fully_connected", IG_TOPOLOGY_FULLY_CONNECTED },
+        { "fc", IG_TOPOLOGY_FULLY_CONNECTED },
+        { "ring", IG_TOPOLOGY_RING },
+        { "native", IG_TOPOLOGY_NATIVE },
+    };
+    if (!ig_setting_is_set(text))
+        return -1;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (word_equals(text, words[i].word)) {
+            *out = words[i].value;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int ig_parse_ring_schedule(const char *text, ig_ring_schedule *out)
+{
+    if (!ig_setting_is_set(text))
+        return -1;
+    if (word_equals(text, "optimal")) {
+        *out = IG_RING_SCHEDULE_OPTIMAL;
+        return 0;
+    }
+    if (word_equals(text, "paper")) {
+        *out = IG_RING_SCHEDULE_PAPER;
+        return 0;
+    }
+    return -1;
+}
+
+/* A byte count: a non-negative decimal integer with an optional binary suffix
+ * K/KB/KiB, M/MB/MiB, G/GB/GiB (all powers of 1024, as MPI users mean them).
+ * Anything that would not fit in 64 bits is rejected rather than wrapped. */
+int ig_parse_bytes(const char *text, uint64_t *out)
+{
+    if (!ig_setting_is_set(text))
+        return -1;
+    const char *s = text;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return -1; /* rejects signs, which strtoull would silently accept */
+    errno = 0;
+    char *end;
+    unsigned long long value = strtoull(s, &end, 10);
+    if (errno == ERANGE)
+        return -1;
+    while (isspace((unsigned char)*end))
+        end++;
+    static const struct { const char *suffix; unsigned shift; } suffixes[] = {
+        { "", 0 }, { "b", 0 },
+        { "k", 10 }, { "kb", 10 }, { "kib", 10 },
+        { "m", 20 }, { "mb", 20 }, { "mib", 20 },
+        { "g", 30 }, { "gb", 30 }, { "gib", 30 },
+    };
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        if (*end == '\0' ? suffixes[i].suffix[0] == '\0' : word_equals(end, suffixes[i].suffix)) {
+            unsigned shift = suffixes[i].shift;
+            if (shift > 0 && value > (UINT64_MAX >> shift))
+                return -1;
+            *out = (uint64_t)value << shift;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int ig_parse_verbose(const char *text, int *out)
+{
+    if (!ig_setting_is_set(text))
+        return -1;
+    for (int level = 0; level <= 2; level++) {
+        char word[2] = { (char)('0' + level), '\0' };
+        if (word_equals(text, word)) {
+            *out = level;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *ig_topology_name(ig_topology t)
+{
+    switch (t) {
+    case IG_TOPOLOGY_FULLY_CONNECTED: return "fully-connected";
+    case IG_TOPOLOGY_RING: return "ring";
+    case IG_TOPOLOGY_NATIVE: return "native";
+    }
+    return "?";
+}
+
+const char *ig_ring_schedule_name(ig_ring_schedule s)
+{
+    return s == IG_RING_SCHEDULE_PAPER ? "paper" : "optimal";
+}
+
+/* One row per variable: how to parse it into the struct, and what to tell the
+ * user it expected.  Adding a setting means adding a row here and in README. */
+void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
+{
+    s->topology = IG_TOPOLOGY_FULLY_CONNECTED;
+    s->min_bytes = IG_DEFAULT_MIN_BYTES;
+    s->verbose = 0;
+    s->ring_schedule = IG_RING_SCHEDULE_OPTIMAL;
+
+    const char *v;
+    if (ig_setting_is_set(v = lookup(IG_ENV_TOPOLOGY)) && ig_parse_topology(v, &s->topology) != 0)
+        warn(IG_ENV_TOPOLOGY, v, "fully-connected, ring or native");
+    if (ig_setting_is_set(v = lookup(IG_ENV_MIN_BYTES)) && ig_parse_bytes(v, &s->min_bytes) != 0)
+        warn(IG_ENV_MIN_BYTES, v, "a byte count such as 0, 65536 or 64KiB");
+    if (ig_setting_is_set(v = lookup(IG_ENV_VERBOSE)) && ig_parse_verbose(v, &s->verbose) != 0)
+        warn(IG_ENV_VERBOSE, v, "0, 1 or 2");
+    if (ig_setting_is_set(v = lookup(IG_ENV_RING_SCHEDULE)) &&
+        ig_parse_ring_schedule(v, &s->ring_schedule) != 0)
+        warn(IG_ENV_RING_SCHEDULE, v, "optimal or paper");
+}
+
+uint64_t ig_settings_fingerprint(const ig_settings *s)
+{
+    /* FNV-1a over the fields that select an algorithm (not verbosity). */
+    uint64_t fields[] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule };
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        for (int b = 0; b < 8; b++) {
+            h ^= (fields[i] >> (8 * b)) & 0xffu;
+            h *= 1099511628211ULL;
+        }
+    }
+    return h;
+}

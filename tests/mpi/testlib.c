@@ -1,0 +1,112 @@
+#include "testlib.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "TEST FAILURE [world rank %d] %s:%d: ", rank, file, line);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
+MPI_Comm test_intercomm(int left, int *is_left)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (left < 1 || left >= size)
+        TEST_FAIL("left group size %d does not fit in %d processes", left, size);
+    *is_left = rank < left;
+    MPI_Comm local, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, *is_left, rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, *is_left ? left : 0, 99, &inter);
+    MPI_Comm_free(&local);
+    return inter;
+}
+
+static MPI_Datatype types[TEST_NTYPES];
+
+static MPI_Datatype make_struct_with_lb(void)
+{
+    /* A char at offset 4 and a double at offset 16, resized to lower bound 2
+     * and extent 32: gaps before, between and after the data. */
+    int lens[2] = { 1, 1 };
+    MPI_Aint displs[2] = { 4, 16 };
+    MPI_Datatype parts[2] = { MPI_CHAR, MPI_DOUBLE }, s, r;
+    MPI_Type_create_struct(2, lens, displs, parts, &s);
+    MPI_Type_create_resized(s, 2, 32, &r);
+    MPI_Type_free(&s);
+    return r;
+}
+
+MPI_Datatype test_type(int which)
+{
+    if (types[which] != 0 && types[which] != MPI_DATATYPE_NULL)
+        return types[which];
+    switch (which) {
+    case TEST_INT: types[which] = MPI_INT; break;
+    case TEST_DOUBLE: types[which] = MPI_DOUBLE; break;
+    case TEST_VECTOR:
+        /* two ints, stride three: a gap of 4 bytes inside each element */
+        MPI_Type_vector(2, 1, 2, MPI_INT, &types[which]);
+        MPI_Type_commit(&types[which]);
+        break;
+    case TEST_STRUCT_LB:
+        types[which] = make_struct_with_lb();
+        MPI_Type_commit(&types[which]);
+        break;
+    }
+    return types[which];
+}
+
+const char *test_type_name(int which)
+{
+    static const char *names[TEST_NTYPES] = { "MPI_INT", "MPI_DOUBLE", "vector(2,1,2,INT)", "resized-struct-lb2" };
+    return names[which];
+}
+
+size_t test_span(MPI_Datatype type, MPI_Aint count)
+{
+    MPI_Aint lb, extent, tlb, textent;
+    MPI_Type_get_extent(type, &lb, &extent);
+    MPI_Type_get_true_extent(type, &tlb, &textent);
+    if (count == 0)
+        return 0;
+    /* The buffer starts at the address passed to MPI; data starts at true_lb >= 0 here. */
+    return (size_t)(tlb + (count - 1) * extent + textent);
+}
+
+void test_fill(void *buf, size_t bytes, unsigned seed)
+{
+    unsigned char *b = buf;
+    unsigned x = seed * 2654435761u + 1;
+    for (size_t i = 0; i < bytes; i++) {
+        x = x * 1103515245u + 12345u;
+        b[i] = (unsigned char)(x >> 16);
+    }
+}
+
+int test_compare(const void *expected, const void *got, size_t bytes, const char *what)
+{
+    const unsigned char *e = expected, *g = got;
+    for (size_t i = 0; i < bytes; i++) {
+        if (e[i] != g[i]) {
+            int rank;
+            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+            fprintf(stderr, "MISMATCH [world rank %d] %s: byte %zu of %zu: expected 0x%02x got 0x%02x\n", rank,
+                    what, i, bytes, e[i], g[i]);
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,33 @@
+/* Helpers shared by the MPI test programs.  These programs are plain MPI
+ * programs, never linked against intergather: the test scripts preload it. */
+#ifndef IG_TESTLIB_H
+#define IG_TESTLIB_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#define TEST_FAIL(...) test_fail(__FILE__, __LINE__, __VA_ARGS__)
+void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
+
+/* Split MPI_COMM_WORLD into a left group of `left` processes and the rest,
+ * and connect them.  *is_left tells which group this process is in. */
+MPI_Comm test_intercomm(int left, int *is_left);
+
+/* The element types exercised: predefined, strided vector, resized struct
+ * with a non-zero lower bound. */
+enum { TEST_INT, TEST_DOUBLE, TEST_VECTOR, TEST_STRUCT_LB, TEST_NTYPES };
+MPI_Datatype test_type(int which);
+const char *test_type_name(int which);
+
+/* Bytes a buffer of `count` elements of `type` spans, from its start address
+ * (which may be below the data: the lower bound is honoured). */
+size_t test_span(MPI_Datatype type, MPI_Aint count);
+
+/* Fill a send buffer deterministically from (seed, byte index). */
+void test_fill(void *buf, size_t bytes, unsigned seed);
+
+/* Compare two receive buffers byte for byte, gaps included; report the first
+ * difference.  Returns 0 when equal. */
+int test_compare(const void *expected, const void *got, size_t bytes, const char *what);
+
+#endif
