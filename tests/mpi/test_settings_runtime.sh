@@ -1,2 +1,55 @@
 #!/bin/bash
-exit 0
+# Settings at run time: bad values warn once and keep the default, the
+# native switch turns the shim off, processes that disagree fall back to
+# native together (no hang), verbose levels print what they promise.
+. "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
+prog="$TESTS_BIN/allgather_matrix"
+
+echo "-- a garbage topology: one warning from one process, default algorithm"
+INTERGATHER_TOPOLOGY=bogus INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1 run_preloaded 4 "$prog" 2 1000
+expect_pass allgather_matrix
+expect_summary fully-connected "$(expected_moved)"
+n=$(grep -c 'ignoring INTERGATHER_TOPOLOGY="bogus"' "$IG_OUT" || true)
+[ "$n" = 1 ] || { echo "expected exactly one warning, got $n" >&2; cat "$IG_OUT" >&2; exit 1; }
+
+echo "-- a garbage byte count: warning, default kept (small calls native)"
+INTERGATHER_MIN_BYTES=-5 INTERGATHER_VERBOSE=1 run_preloaded 4 "$prog" 2 1000
+expect_pass allgather_matrix
+n=$(grep -c 'ignoring INTERGATHER_MIN_BYTES="-5"' "$IG_OUT" || true)
+[ "$n" = 1 ] || { echo "expected exactly one warning, got $n" >&2; cat "$IG_OUT" >&2; exit 1; }
+# Every block here is at most 1000 elements (9000 bytes), below the default
+# threshold of 16 KiB, so nothing may be served by the algorithm.
+expect_summary fully-connected 0
+
+echo "-- INTERGATHER_TOPOLOGY=native: every call native"
+INTERGATHER_TOPOLOGY=native INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1 run_preloaded 4 "$prog" 2 1000
+expect_pass allgather_matrix
+expect_summary fully-connected 0
+expect_summary disabled "$(expected_moved)"
+
+echo "-- settings that differ between processes: native, with a warning, no hang"
+export INTERGATHER_VERBOSE=1
+# (mpirun's -x applies to one application context, so each gets its own.)
+if ! timeout "$IG_TEST_TIMEOUT" "$MPIRUN" --oversubscribe \
+    -np 2 -x LD_PRELOAD="$IG_LIB" -x INTERGATHER_VERBOSE -x INTERGATHER_MIN_BYTES=0 "$prog" 2 1000 : \
+    -np 2 -x LD_PRELOAD="$IG_LIB" -x INTERGATHER_VERBOSE -x INTERGATHER_MIN_BYTES=64 "$prog" 2 1000 \
+    >"$IG_OUT" 2>&1; then
+    cat "$IG_OUT" >&2; exit 1
+fi
+expect_pass allgather_matrix
+expect_summary fully-connected 0
+expect_summary settings-differ "$(expected_moved)"
+grep -q 'settings differ between the processes' "$IG_OUT" || { cat "$IG_OUT" >&2; exit 1; }
+
+echo "-- INTERGATHER_VERBOSE=2: configuration and a summary from every process"
+INTERGATHER_VERBOSE=2 INTERGATHER_MIN_BYTES=0 run_preloaded 4 "$prog" 2 7
+n=$(grep -c 'intergather: summary (world rank' "$IG_OUT" || true)
+[ "$n" = 4 ] || { echo "expected 4 summaries, got $n" >&2; cat "$IG_OUT" >&2; exit 1; }
+grep -q 'intergather: active: INTERGATHER_TOPOLOGY=fully-connected INTERGATHER_MIN_BYTES=0' "$IG_OUT" \
+    || { cat "$IG_OUT" >&2; exit 1; }
+
+echo "-- INTERGATHER_VERBOSE=0 (default): silent"
+unset INTERGATHER_VERBOSE
+INTERGATHER_MIN_BYTES=0 run_preloaded 4 "$prog" 2 7
+if grep -q 'intergather:' "$IG_OUT"; then echo "output when quiet:" >&2; cat "$IG_OUT" >&2; exit 1; fi
+echo "ok"
