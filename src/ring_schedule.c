@@ -277,10 +277,13 @@ static int seq2_send_left(const paper_geom *g, int v, int t)
  * position wraps to u + nv (#4-2: "2j - i + q + 1"; u = 0 is sender 0
  * sending to nv-1).
  * Deviation: the printed #4-2 guard "2j > 2i + p/2" stops the wrapped copies
- * too early (the schedule then misses messages whenever 2q >= 3p + 4, e.g.
- * p = 2, q = 6).  We keep a wrapped copy moving while
+ * too early: receivers then miss messages, for even p < q <= 40 exactly when
+ * 2q >= 3p + 4 (e.g. p = 2, q = 6).  We keep a wrapped copy moving while
  * "i <= j + q/2 - p - 1" (i = t - h), i.e. until it sits right next to
- * j + P + H, where the #1 copy of m_j stops. */
+ * j + P + H, where the #1 copy of m_j stops.
+ * Note: only copies with j <= H - 2 ever wrap; the others just walk over
+ * senders, which do not need them.  We keep those transfers as the paper has
+ * them (they cost no step); the tests count them as "dead ends". */
 static int seq4_send_left(const paper_geom *g, int v, int t)
 {
     int j;
@@ -393,8 +396,9 @@ static int first_arrival(const paper_geom *g, int v, int m)
  * (or three) virtual ones, a message can reach it twice, where the paper lets
  * two copies meet at adjacent ranks (q odd: the copies of one message meet at
  * nv-2 / nv-1 in the last step).  Such a transfer into a host that already
- * holds the message, or that gets it from its other side in the same step, is
- * dropped on both ends.  Both ends evaluate the same O(1) predicate.
+ * holds the message is dropped on both ends; both ends evaluate the same O(1)
+ * predicate.  Without it the host would receive into a buffer it already
+ * filled, and for q == 1 the schedule would run extra steps for nothing.
  */
 
 static int real_of_virtual(const paper_geom *g, int v)
@@ -532,9 +536,9 @@ void ig_ring_ops(ig_ring_sched s, int p, int q, int rank, int step,
 int ig_ring_sender_slots(ig_ring_sched s, int p, int q)
 {
     /* Both schedules forward every relayed message in the step after it
-     * arrives, and a process receives at most one message per step, so at any
-     * time a sender holds at most the message it is forwarding now and the
-     * one arriving now. */
+     * arrives (or never), senders never host a dummy, and a sender receives
+     * at most one message per step; so at any time a sender holds at most
+     * the message it is forwarding now and the one arriving now. */
     return valid_sizes(s, p, q) ? 2 : 0;
 }
 

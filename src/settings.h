@@ -19,7 +19,7 @@
 /* Default for INTERGATHER_MIN_BYTES: below this block size the one-time-per-call
  * cost of the algorithm (a derived datatype, two or three collective stages)
  * is not repaid; see docs/performance.md for the measurement behind it. */
-#define IG_DEFAULT_MIN_BYTES ((uint64_t)16384)
+#define IG_DEFAULT_MIN_BYTES ((uint64_t)65536)
 
 typedef enum {
     IG_TOPOLOGY_FULLY_CONNECTED = 0,

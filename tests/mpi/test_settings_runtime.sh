@@ -18,7 +18,7 @@ expect_pass allgather_matrix
 n=$(grep -c 'ignoring INTERGATHER_MIN_BYTES="-5"' "$IG_OUT" || true)
 [ "$n" = 1 ] || { echo "expected exactly one warning, got $n" >&2; cat "$IG_OUT" >&2; exit 1; }
 # Every block here is at most 1000 elements (9000 bytes), below the default
-# threshold of 16 KiB, so nothing may be served by the algorithm.
+# threshold of 64 KiB, so nothing may be served by the algorithm.
 expect_summary fully-connected 0
 
 echo "-- INTERGATHER_TOPOLOGY=native: every call native"
