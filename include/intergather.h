@@ -39,6 +39,18 @@ int ig_pair_receivers(const ig_pair *pair);
 int ig_pair_allgather_fc(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                          void *recvbuf, int recvcount, MPI_Datatype recvtype);
 
+/* The paper's ring algorithm (section IV): neighbour-only transfers in ring
+ * order (senders 0..p-1, then receivers), one send and one receive per
+ * process and step.  IG_RING_OPTIMAL takes p + floor(q/2) steps for every
+ * p, q >= 1; IG_RING_PAPER takes p + q/2 for even p, q (dummies otherwise). */
+int ig_pair_allgather_ring(ig_pair *pair, ig_ring_kind kind, const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype);
+
+/* The intra-group ring allgather over all p + q processes (p + q - 1 steps):
+ * the paper's baseline on a ring, for benchmarks. */
+int ig_pair_allgather_intra_ring(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype);
+
 /* Root gathering, the algorithm Open MPI and MPICH use for inter-communicator
  * allgather (gather to sender 0, send to receiver 0, broadcast): the baseline
  * for benchmarks and simulations. */

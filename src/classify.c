@@ -5,7 +5,6 @@
 #include "runtime.h"
 #include "settings.h"
 
-#include <stdatomic.h>
 
 static int go_native(ig_fallback why)
 {
@@ -63,14 +62,6 @@ int ig_allgather_classify(ig_allgather_call *c)
     return 1;
 }
 
-static void warn_ring_unavailable_once(void)
-{
-    static atomic_int warned;
-    if (!atomic_exchange(&warned, 1))
-        ig_log_rank0("%s=ring is not available in this version; using native MPI_Allgather",
-                     IG_ENV_TOPOLOGY);
-}
-
 /* Internal failures are reported through the user's communicator, so the
  * error handler the user installed there decides what happens. */
 static int report_error(MPI_Comm comm, int rc)
@@ -80,8 +71,13 @@ static int report_error(MPI_Comm comm, int rc)
     return rc;
 }
 
-static int run_fully_connected(const ig_allgather_call *c, ig_pair *pair)
+static int run_algorithm(const ig_allgather_call *c, const ig_settings *s, ig_pair *pair)
 {
+    if (s->topology == IG_TOPOLOGY_RING) {
+        ig_stats_served(IG_ALGO_RING);
+        ig_ring_kind kind = s->ring_schedule == IG_RING_SCHEDULE_PAPER ? IG_RING_PAPER : IG_RING_OPTIMAL;
+        return ig_pair_allgather_ring(pair, kind, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype);
+    }
     ig_stats_served(IG_ALGO_FULLY_CONNECTED);
     return ig_pair_allgather_fc(pair, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype);
 }
@@ -110,15 +106,11 @@ int ig_allgather_dispatch(const ig_allgather_call *c, int *rc)
         return go_native(IG_FALLBACK_DISABLED);
     if ((uint64_t)c->block_bytes < s->min_bytes)
         return go_native(IG_FALLBACK_SMALL);
-    if (s->topology == IG_TOPOLOGY_RING) {
-        warn_ring_unavailable_once();
-        return go_native(IG_FALLBACK_RING_UNAVAILABLE);
-    }
     if (ig_comm_cache_is_spokesperson(cache))
         ig_runtime_announce(ig_topology_name(s->topology));
     *rc = ig_comm_cache_pair(cache, c->local_sends, &pair);
     if (*rc == MPI_SUCCESS)
-        *rc = run_fully_connected(c, pair);
+        *rc = run_algorithm(c, s, pair);
     report_error(c->comm, *rc);
     return 1;
 }

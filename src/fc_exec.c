@@ -68,12 +68,11 @@ int ig_pair_allgather_fc(ig_pair *pair, const void *sbuf, int scount, MPI_Dataty
     int rc = ig_pair_fc_prepare(pair);
     if (rc != MPI_SUCCESS)
         return rc;
-    int sender = ig_pair_is_sender(pair);
     ig_block blk;
-    rc = sender ? ig_block_make(scount, stype, &blk) : ig_block_make(rcount, rtype, &blk);
+    rc = ig_pair_block(pair, scount, stype, rcount, rtype, &blk);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = sender ? fc_sender(pair, sbuf, &blk) : fc_receiver(pair, rbuf, &blk);
+    rc = ig_pair_is_sender(pair) ? fc_sender(pair, sbuf, &blk) : fc_receiver(pair, rbuf, &blk);
     ig_block_free(&blk);
     return rc;
 }

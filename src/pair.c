@@ -121,3 +121,9 @@ int ig_pair_side_prepare(ig_pair *pair)
         return MPI_SUCCESS;
     return split_or_null(pair->comm, ig_pair_is_sender(pair) ? 0 : 1, pair->rank, &pair->side);
 }
+
+int ig_pair_block(const ig_pair *pair, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
+                  ig_block *blk)
+{
+    return ig_pair_is_sender(pair) ? ig_block_make(scount, stype, blk) : ig_block_make(rcount, rtype, blk);
+}

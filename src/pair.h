@@ -7,6 +7,7 @@
 #ifndef IG_PAIR_H
 #define IG_PAIR_H
 
+#include "blocks.h"
 #include "fc_plan.h"
 #include "intergather.h"
 
@@ -35,6 +36,10 @@ static inline int ig_pair_is_sender(const ig_pair *pair)
 {
     return pair->rank < pair->p;
 }
+
+/* This process's block: a sender's (scount, stype), a receiver's (rcount, rtype). */
+int ig_pair_block(const ig_pair *pair, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
+                  ig_block *blk);
 
 /* Create the communicator of this process's own group if not yet done. */
 int ig_pair_side_prepare(ig_pair *pair);

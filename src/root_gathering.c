@@ -37,12 +37,11 @@ int ig_pair_allgather_root_gathering(ig_pair *pair, const void *sbuf, int scount
     int rc = ig_pair_side_prepare(pair);
     if (rc != MPI_SUCCESS)
         return rc;
-    int sender = ig_pair_is_sender(pair);
     ig_block blk;
-    rc = sender ? ig_block_make(scount, stype, &blk) : ig_block_make(rcount, rtype, &blk);
+    rc = ig_pair_block(pair, scount, stype, rcount, rtype, &blk);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = sender ? root_gathering_sender(pair, sbuf, &blk) : root_gathering_receiver(pair, rbuf, &blk);
+    rc = ig_pair_is_sender(pair) ? root_gathering_sender(pair, sbuf, &blk) : root_gathering_receiver(pair, rbuf, &blk);
     ig_block_free(&blk);
     return rc;
 }

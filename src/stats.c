@@ -35,7 +35,7 @@ const char *ig_fallback_name(ig_fallback f)
 {
     static const char *names[IG_FALLBACK_COUNT] = {
         "intra-communicator", "comm-null", "not-initialized", "in-place", "arguments",
-        "full-duplex", "small", "disabled", "settings-differ", "ring-unavailable",
+        "full-duplex", "small", "disabled", "settings-differ",
     };
     return names[f];
 }

@@ -25,7 +25,6 @@ typedef enum {
     IG_FALLBACK_SMALL,          /* below INTERGATHER_MIN_BYTES */
     IG_FALLBACK_DISABLED,       /* INTERGATHER_TOPOLOGY=native */
     IG_FALLBACK_SETTINGS_DIFFER,/* processes of the communicator disagree on settings */
-    IG_FALLBACK_RING_UNAVAILABLE,
     IG_FALLBACK_COUNT
 } ig_fallback;
 

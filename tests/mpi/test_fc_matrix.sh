@@ -1,5 +1,5 @@
 #!/bin/bash
-# The fully connected algorithm against native MPI_Allgather for the issue's
+# An algorithm (default: fully connected) against native MPI_Allgather for the issue's
 # (p, q) matrix, counts, datatypes and both directions; each run must also
 # show, in the verbose summary, that the shim served every call that moved data.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
