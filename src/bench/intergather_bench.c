@@ -56,6 +56,7 @@ typedef struct {
     int nalgs;
     alg_id algs[ALG_COUNT];
     const char *csv;  /* NULL: stdout */
+    int verify;       /* 0: --no-verify */
     int help;
 } options;
 
@@ -83,6 +84,8 @@ static void usage(FILE *f)
             "  --algos LIST      comma-separated, from: native fc ring-optimal ring-paper\n"
             "                    intra-ring root-gathering (default: all available)\n"
             "  --csv FILE        write the CSV there (default: stdout)\n"
+            "  --no-verify       skip the result check (verified=skipped): saves the baseline\n"
+            "                    call per size, for long runs that only time\n"
             "  --intra           no inter-communicator: the groups are built on MPI_COMM_WORLD\n"
             "                    (for SimGrid SMPI); native is unavailable and root-gathering\n"
             "                    is the baseline\n"
@@ -239,6 +242,7 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
     memset(o, 0, sizeof *o);
     o->iters = 10;
     o->warmup = 2;
+    o->verify = !BENCH_SMPI;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -247,6 +251,8 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
             return 0;
         } else if (strcmp(a, "--intra") == 0) {
             o->intra = 1;
+        } else if (strcmp(a, "--no-verify") == 0) {
+            o->verify = 0;
         } else if (strcmp(a, "-p") == 0 || strcmp(a, "--iters") == 0 || strcmp(a, "--warmup") == 0 ||
                    strcmp(a, "--sizes") == 0 || strcmp(a, "--algos") == 0 || strcmp(a, "--csv") == 0) {
             if (!has_value) {
@@ -540,9 +546,9 @@ int main(int argc, char **argv)
         alloc_ok = sbuf != NULL;
     } else {
         rbuf = PAYLOAD_ALLOC(recv_max);
-        if (!BENCH_SMPI)
+        if (o.verify)
             ref = malloc(recv_max);
-        alloc_ok = rbuf != NULL && (BENCH_SMPI || ref != NULL);
+        alloc_ok = rbuf != NULL && (!o.verify || ref != NULL);
     }
     double *t = malloc((size_t)o.iters * sizeof *t), *tmax = malloc((size_t)o.iters * sizeof *tmax);
     double *med = calloc((size_t)o.nsizes * (size_t)o.nalgs, sizeof *med);
@@ -563,7 +569,7 @@ int main(int argc, char **argv)
         int bytes = (int)o.sizes[s];
         size_t rbytes = (size_t)b.p * (size_t)bytes;
         int base_ok = 1;
-        if (!BENCH_SMPI) {
+        if (o.verify) {
             /* Reference: the baseline's result, itself checked against the
              * known pattern first. */
             if (b.is_sender) {
@@ -587,7 +593,7 @@ int main(int argc, char **argv)
         for (int j = 0; j < o.nalgs; j++) {
             alg_id a = o.algs[j];
             const char *verified = "skipped";
-            if (!BENCH_SMPI) {
+            if (o.verify) {
                 int ok;
                 if (a == b.baseline) {
                     ok = base_ok;

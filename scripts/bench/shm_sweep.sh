@@ -1,0 +1,92 @@
+#!/bin/bash
+# Shared-memory sweep on this machine (docs/performance.md, "Shared memory").
+#
+#   scripts/bench/shm_sweep.sh            full sweep (several minutes on 2 cores)
+#   QUICK=1 scripts/bench/shm_sweep.sh    a smoke run (few sizes, 1 repetition)
+#
+# 1. intergather-bench: native vs fc vs ring (both schedules) vs root-gathering
+#    for every split in CONFIGS and block sizes SIZES, REPS separate mpirun
+#    runs, each reporting the median of ITERS timed calls.
+# 2. The whole shim path: the unmodified src/intergather-demo natively, under
+#    LD_PRELOAD with INTERGATHER_MIN_BYTES=0 (every call served), and under
+#    LD_PRELOAD with default settings; runs interleaved per repetition.
+# Outputs (medians over repetitions, raw runs kept in $RAW):
+#    docs/data/shm-bench.csv, docs/data/shm-shim.csv,
+#    docs/figures/shm-bench.png, docs/figures/shm-shim.png
+# Environment: CONFIGS ("P:Q ..."), SIZES (bench --sizes), DEMO_SIZES (bytes),
+# REPS (bench runs), DEMO_REPS (demo runs), ITERS, RAW (raw-run directory, default a temporary one), MPIRUN.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+MPIRUN=${MPIRUN:-mpirun}
+if [ -n "${QUICK:-}" ]; then
+    CONFIGS=${CONFIGS:-"2:2 2:6"}; SIZES=${SIZES:-1K,64K,1M}; DEMO_SIZES=${DEMO_SIZES:-"1024 65536 1048576"}
+    REPS=${REPS:-1}; DEMO_REPS=${DEMO_REPS:-1}; ITERS=${ITERS:-5}
+fi
+CONFIGS=${CONFIGS:-"2:2 4:4 8:8 2:6 6:2 4:12 12:4"}
+SIZES=${SIZES:-1K:4M}
+DEMO_SIZES=${DEMO_SIZES:-"1024 2048 4096 8192 16384 32768 65536 131072 262144 524288 1048576 2097152 4194304"}
+REPS=${REPS:-5}
+DEMO_REPS=${DEMO_REPS:-3}
+ITERS=${ITERS:-20}
+LIB=$top/src/.libs/libintergather.so
+BENCH=$top/src/intergather-bench
+DEMO=$top/src/intergather-demo
+PY=/usr/bin/python3
+for f in "$LIB" "$BENCH" "$DEMO"; do
+    [ -x "$f" ] || [ -f "$f" ] || { echo "missing $f: run make first" >&2; exit 1; }
+done
+if [ -z "${RAW:-}" ]; then
+    RAW=$(mktemp -d)
+    trap 'rm -rf "$RAW"' EXIT
+fi
+mkdir -p "$RAW" docs/data docs/figures
+echo "raw runs in $RAW; $(nproc) cores, processes are oversubscribed" >&2
+
+# --- 1. the benchmark --------------------------------------------------------
+for rep in $(seq 1 "$REPS"); do
+    for c in $CONFIGS; do
+        p=${c%:*} q=${c#*:}
+        echo "bench rep $rep/$REPS p=$p q=$q" >&2
+        timeout 1800 "$MPIRUN" --oversubscribe -np $((p + q)) "$BENCH" -p "$p" --sizes "$SIZES" \
+            --iters "$ITERS" --warmup 3 --algos native,fc,ring-optimal,ring-paper,root-gathering \
+            --csv "$RAW/bench-$p-$q-$rep.csv" 2>"$RAW/bench-$p-$q-$rep.log"
+    done
+done
+
+# --- 2. the whole shim path with the unmodified demo -------------------------
+demo_run() { # demo_run MODE P Q BYTES REP
+    local mode=$1 p=$2 q=$3 bytes=$4 rep=$5 env=() n=200
+    # The demo hashes everything it receives: keep large runs short.
+    [ "$bytes" -gt 65536 ] && n=50
+    [ "$bytes" -ge 1048576 ] && n=10
+    case $mode in
+        native) ;;
+        shim-all) env=(-x LD_PRELOAD="$LIB" -x INTERGATHER_MIN_BYTES=0) ;;
+        shim-default) env=(-x LD_PRELOAD="$LIB") ;;
+    esac
+    local line
+    line=$(env -u INTERGATHER_MIN_BYTES timeout 600 "$MPIRUN" --oversubscribe -np $((p + q)) "${env[@]}" \
+        "$DEMO" -p "$p" -b "$bytes" -n "$n" 2>>"$RAW/demo.log")
+    local med dig
+    med=$(sed -n 's/.* median=\([0-9.]*\) ms.*/\1/p' <<<"$line")
+    dig=$(sed -n 's/.* digest=\([0-9a-f]*\).*/\1/p' <<<"$line")
+    echo "$mode,$p,$q,$bytes,$rep,$med,$dig" >>"$RAW/demo.csv"
+}
+echo "mode,p,q,bytes,rep,median_ms,digest" >"$RAW/demo.csv"
+for rep in $(seq 1 "$DEMO_REPS"); do
+    for c in $CONFIGS; do
+        p=${c%:*} q=${c#*:}
+        echo "demo rep $rep/$DEMO_REPS p=$p q=$q" >&2
+        for b in $DEMO_SIZES; do
+            for mode in native shim-all shim-default; do
+                demo_run "$mode" "$p" "$q" "$b" "$rep"
+            done
+        done
+    done
+done
+
+"$PY" "$top/scripts/bench/shm_report.py" "$RAW" docs/data docs/figures
