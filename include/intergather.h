@@ -51,6 +51,13 @@ int ig_pair_allgather_ring(ig_pair *pair, ig_ring_kind kind, const void *sendbuf
 int ig_pair_allgather_intra_ring(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype);
 
+/* Full duplex: both groups send (ranks 0..p-1 one group, p.. the other);
+ * every process passes its own block and its receive buffer, which gets the
+ * remote group's blocks.  Fully connected (Kang, Traff et al.): blocks spread
+ * over the remote group, one exchange, one allgatherv per group. */
+int ig_pair_allgather_fd(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype);
+
 /* Root gathering, the algorithm Open MPI and MPICH use for inter-communicator
  * allgather (gather to sender 0, send to receiver 0, broadcast): the baseline
  * for benchmarks and simulations. */

@@ -1,6 +1,7 @@
 #include "classify.h"
 
 #include "comm_cache.h"
+#include "fd_plan.h"
 #include "log.h"
 #include "runtime.h"
 #include "settings.h"
@@ -54,11 +55,12 @@ int ig_allgather_classify(ig_allgather_call *c)
     MPI_Count recv_bytes = described_bytes(c->rcount, c->rtype);
     if (send_bytes < 0 || recv_bytes < 0)
         return go_native(IG_FALLBACK_ARGUMENTS);
-    if (send_bytes > 0 && recv_bytes > 0)
-        return go_native(IG_FALLBACK_FULL_DUPLEX);
-    c->empty = send_bytes == 0 && recv_bytes == 0;
+    c->send_bytes = send_bytes;
+    c->recv_bytes = recv_bytes;
     c->local_sends = send_bytes > 0;
-    c->block_bytes = send_bytes > 0 ? send_bytes : recv_bytes;
+    c->duplex = send_bytes > 0 && recv_bytes > 0 ? IG_DUPLEX_FULL
+                : send_bytes > 0 || recv_bytes > 0 ? IG_DUPLEX_HALF
+                                                   : IG_DUPLEX_EMPTY;
     return 1;
 }
 
@@ -71,20 +73,70 @@ static int report_error(MPI_Comm comm, int rc)
     return rc;
 }
 
-static int run_algorithm(const ig_allgather_call *c, const ig_settings *s, ig_pair *pair)
+static ig_ring_kind ring_kind(const ig_settings *s)
 {
-    if (s->topology == IG_TOPOLOGY_RING) {
-        ig_stats_served(IG_ALGO_RING);
-        ig_ring_kind kind = s->ring_schedule == IG_RING_SCHEDULE_PAPER ? IG_RING_PAPER : IG_RING_OPTIMAL;
-        return ig_pair_allgather_ring(pair, kind, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype);
-    }
-    ig_stats_served(IG_ALGO_FULLY_CONNECTED);
+    return s->ring_schedule == IG_RING_SCHEDULE_PAPER ? IG_RING_PAPER : IG_RING_OPTIMAL;
+}
+
+/* One direction on its pair, with the configured topology. */
+static int run_half(const ig_allgather_call *c, const ig_settings *s, ig_pair *pair)
+{
+    if (s->topology == IG_TOPOLOGY_RING)
+        return ig_pair_allgather_ring(pair, ring_kind(s), c->sbuf, c->scount, c->stype, c->rbuf, c->rcount,
+                                      c->rtype);
     return ig_pair_allgather_fc(pair, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype);
+}
+
+/* Full duplex as two half-duplex passes, the low group's data first (every
+ * process must run the passes in the same order). */
+static int run_two_halves(const ig_allgather_call *c, const ig_settings *s, ig_comm_cache *cache)
+{
+    int low = ig_comm_cache_local_is_low(cache);
+    ig_pair *pair;
+    for (int pass = 0; pass < 2; pass++) {
+        int local_sends = pass == 0 ? low : !low;
+        int rc = ig_comm_cache_pair(cache, local_sends, &pair);
+        if (rc == MPI_SUCCESS)
+            rc = run_half(c, s, pair);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Full duplex, fully connected: the one-exchange algorithm when the cost
+ * model predicts it faster than two half-duplex passes (it nearly always
+ * does; see fd_plan.h).  The model's inputs are symmetric, so both groups
+ * choose alike.  The ring runs its schedule once per direction. */
+static int run_full(const ig_allgather_call *c, const ig_settings *s, ig_comm_cache *cache)
+{
+    int low = ig_comm_cache_local_is_low(cache);
+    int n_local = ig_comm_cache_local_size(cache), n_remote = ig_comm_cache_remote_size(cache);
+    if (s->topology == IG_TOPOLOGY_FULLY_CONNECTED &&
+        ig_fd_preferred(n_local, (double)c->send_bytes, n_remote, (double)c->recv_bytes, &ig_cost_default)) {
+        ig_pair *pair;
+        int rc = ig_comm_cache_pair(cache, low, &pair);
+        return rc != MPI_SUCCESS ? rc
+                                 : ig_pair_allgather_fd(pair, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount,
+                                                        c->rtype);
+    }
+    return run_two_halves(c, s, cache);
+}
+
+static int run_algorithm(const ig_allgather_call *c, const ig_settings *s, ig_comm_cache *cache)
+{
+    ig_stats_served(s->topology == IG_TOPOLOGY_RING ? IG_ALGO_RING : IG_ALGO_FULLY_CONNECTED);
+    ig_stats_kind(c->duplex == IG_DUPLEX_FULL ? IG_KIND_FULL_DUPLEX : IG_KIND_HALF_DUPLEX);
+    if (c->duplex == IG_DUPLEX_FULL)
+        return run_full(c, s, cache);
+    ig_pair *pair;
+    int rc = ig_comm_cache_pair(cache, c->local_sends, &pair);
+    return rc != MPI_SUCCESS ? rc : run_half(c, s, pair);
 }
 
 int ig_allgather_dispatch(const ig_allgather_call *c, int *rc)
 {
-    if (c->empty) {
+    if (c->duplex == IG_DUPLEX_EMPTY) {
         ig_stats_served(IG_ALGO_EMPTY);
         *rc = MPI_SUCCESS;
         return 1;
@@ -93,7 +145,6 @@ int ig_allgather_dispatch(const ig_allgather_call *c, int *rc)
      * between processes, and only the cache's agreement check makes acting on
      * them safe. */
     ig_comm_cache *cache;
-    ig_pair *pair;
     *rc = ig_comm_cache_get(c->comm, &cache);
     if (*rc != MPI_SUCCESS) {
         report_error(c->comm, *rc);
@@ -104,13 +155,13 @@ int ig_allgather_dispatch(const ig_allgather_call *c, int *rc)
     const ig_settings *s = ig_settings_get();
     if (s->topology == IG_TOPOLOGY_NATIVE)
         return go_native(IG_FALLBACK_DISABLED);
-    if ((uint64_t)c->block_bytes < s->min_bytes)
+    /* Both groups see the same pair {send_bytes, recv_bytes}, swapped. */
+    MPI_Count largest = c->send_bytes > c->recv_bytes ? c->send_bytes : c->recv_bytes;
+    if ((uint64_t)largest < s->min_bytes)
         return go_native(IG_FALLBACK_SMALL);
     if (ig_comm_cache_is_spokesperson(cache))
         ig_runtime_announce(ig_topology_name(s->topology));
-    *rc = ig_comm_cache_pair(cache, c->local_sends, &pair);
-    if (*rc == MPI_SUCCESS)
-        *rc = run_algorithm(c, s, pair);
+    *rc = run_algorithm(c, s, cache);
     report_error(c->comm, *rc);
     return 1;
 }

@@ -15,6 +15,12 @@
 
 #include <mpi.h>
 
+typedef enum {
+    IG_DUPLEX_EMPTY = 0, /* neither group sends anything */
+    IG_DUPLEX_HALF,      /* one group sends, the other receives */
+    IG_DUPLEX_FULL       /* both groups send */
+} ig_duplex;
+
 typedef struct {
     const void *sbuf;
     int scount;
@@ -24,9 +30,10 @@ typedef struct {
     MPI_Datatype rtype;
     MPI_Comm comm;
     /* Filled by classification. */
-    int local_sends;    /* this process's group is the sending one */
-    MPI_Count block_bytes; /* bytes one sender contributes */
-    int empty;          /* neither group sends anything */
+    ig_duplex duplex;
+    int local_sends;       /* half duplex: this process's group is the sending one */
+    MPI_Count send_bytes;  /* bytes each process of this group sends */
+    MPI_Count recv_bytes;  /* bytes each process of the remote group sends */
 } ig_allgather_call;
 
 /* Returns 1 when the shim may serve the call, 0 when it must go native (the

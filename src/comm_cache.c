@@ -109,6 +109,16 @@ int ig_comm_cache_is_spokesperson(const ig_comm_cache *cache)
     return rank == 0;
 }
 
+int ig_comm_cache_local_is_low(const ig_comm_cache *cache)
+{
+    int rank;
+    PMPI_Comm_rank(cache->merged, &rank);
+    return rank == cache->local_rank; /* the high group starts at remote_size >= 1 */
+}
+
+int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_size; }
+int ig_comm_cache_remote_size(const ig_comm_cache *cache) { return cache->remote_size; }
+
 int ig_comm_cache_settings_agree(const ig_comm_cache *cache)
 {
     return cache->settings_agree;

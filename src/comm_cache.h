@@ -25,6 +25,13 @@ int ig_comm_cache_settings_agree(const ig_comm_cache *cache);
  * (the same process whichever group sends). */
 int ig_comm_cache_is_spokesperson(const ig_comm_cache *cache);
 
+/* Whether this process's group comes first in the merged order (the same
+ * answer on every process of a group, opposite answers in the two groups). */
+int ig_comm_cache_local_is_low(const ig_comm_cache *cache);
+
+int ig_comm_cache_local_size(const ig_comm_cache *cache);
+int ig_comm_cache_remote_size(const ig_comm_cache *cache);
+
 /* The pair for one direction: local_sends != 0 when this process's group is
  * the sending one.  Built collectively on the first call in that direction. */
 int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **pair);

@@ -15,7 +15,8 @@
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    ig_allgather_call call = { sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 0, 0, 0 };
+    ig_allgather_call call = { sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                               IG_DUPLEX_EMPTY, 0, 0, 0 };
     int rc;
     if (!ig_allgather_classify(&call))
         goto fallback;

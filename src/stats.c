@@ -7,12 +7,14 @@
 
 static atomic_ulong served[IG_ALGO_COUNT];
 static atomic_ulong fallbacks[IG_FALLBACK_COUNT];
+static atomic_ulong kinds[IG_KIND_COUNT];
 static atomic_long comms_live;
 static atomic_long comms_peak;
 static atomic_ulong comms_created;
 
 void ig_stats_served(ig_algo algo) { atomic_fetch_add(&served[algo], 1); }
 void ig_stats_fallback(ig_fallback why) { atomic_fetch_add(&fallbacks[why], 1); }
+void ig_stats_kind(ig_kind kind) { atomic_fetch_add(&kinds[kind], 1); }
 
 void ig_stats_comm_created(int n)
 {
@@ -31,11 +33,18 @@ const char *ig_algo_name(ig_algo a)
     return names[a];
 }
 
+static const char *ig_kind_name(ig_kind k)
+{
+    static const char *names[IG_KIND_COUNT] = { "half-duplex-calls", "full-duplex-calls", "allgatherv-calls",
+                                                "fortran-calls" };
+    return names[k];
+}
+
 const char *ig_fallback_name(ig_fallback f)
 {
     static const char *names[IG_FALLBACK_COUNT] = {
         "intra-communicator", "comm-null", "not-initialized", "in-place", "arguments",
-        "full-duplex", "small", "disabled", "settings-differ",
+        "small", "disabled", "settings-differ",
     };
     return names[f];
 }
@@ -47,6 +56,9 @@ void ig_stats_report(int world_rank)
     for (int a = 0; a < IG_ALGO_COUNT; a++)
         n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lu", ig_algo_name((ig_algo)a),
                       atomic_load(&served[a]));
+    for (int k = 0; k < IG_KIND_COUNT; k++)
+        n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lu", ig_kind_name((ig_kind)k),
+                      atomic_load(&kinds[k]));
     n += snprintf(line + n, sizeof line - (size_t)n, "; native");
     for (int f = 0; f < IG_FALLBACK_COUNT; f++)
         n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lu", ig_fallback_name((ig_fallback)f),

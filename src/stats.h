@@ -21,14 +21,23 @@ typedef enum {
     IG_FALLBACK_NOT_INITIALIZED,/* before MPI_Init or after MPI_Finalize */
     IG_FALLBACK_IN_PLACE,       /* MPI_IN_PLACE: not valid on inter-comms, native errs */
     IG_FALLBACK_ARGUMENTS,      /* counts, types or extents the shim does not handle */
-    IG_FALLBACK_FULL_DUPLEX,    /* both groups send: native for now */
     IG_FALLBACK_SMALL,          /* below INTERGATHER_MIN_BYTES */
     IG_FALLBACK_DISABLED,       /* INTERGATHER_TOPOLOGY=native */
     IG_FALLBACK_SETTINGS_DIFFER,/* processes of the communicator disagree on settings */
     IG_FALLBACK_COUNT
 } ig_fallback;
 
+/* What kind of call was served (a call counts once in each applicable kind). */
+typedef enum {
+    IG_KIND_HALF_DUPLEX = 0,
+    IG_KIND_FULL_DUPLEX,
+    IG_KIND_ALLGATHERV,
+    IG_KIND_FORTRAN,
+    IG_KIND_COUNT
+} ig_kind;
+
 void ig_stats_served(ig_algo algo);
+void ig_stats_kind(ig_kind kind);
 void ig_stats_fallback(ig_fallback why);
 void ig_stats_comm_created(int n);
 void ig_stats_comm_freed(int n);

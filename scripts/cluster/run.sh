@@ -18,7 +18,7 @@
 # docs/data/cluster-tuned.csv, docs/figures/cluster-bench.png, and Markdown
 # tables on stdout.
 # Environment: RATE (Mbit/s per node and direction, default 100), CONFIGS
-# ("P:Q ..."), SIZES (bench --sizes, default 256K:4M), ITERS (default 3),
+# ("P:Q ..."), OUT and FIG (output folders; QUICK=1 writes to /tmp/igc-quick), SIZES (bench --sizes, default 256K:4M), ITERS (default 3),
 # TUNED_ALGS (default "0 1 2 3 4 5"), TUNED_CONFIGS, TUNED_SIZE,
 # LINK_MIN (lowest acceptable fraction of RATE per link, default 0.85),
 # IGC_PREFIX (namespace prefix, default igc), IGC_SUBNET (default 10.78.0).
@@ -49,8 +49,11 @@ TUNED_ALGS=${TUNED_ALGS:-"0 1 2 3 4 5"}
 TUNED_CONFIGS=${TUNED_CONFIGS:-"4:4 8:8 4:12 12:4"}
 TUNED_SIZE=${TUNED_SIZE:-4M}
 LINK_MIN=${LINK_MIN:-0.85}
-OUT=$top/docs/data
-FIG=$top/docs/figures
+if [ -n "${QUICK:-}" ]; then
+    OUT=${OUT:-/tmp/igc-quick}; FIG=${FIG:-/tmp/igc-quick}
+fi
+OUT=${OUT:-$top/docs/data}
+FIG=${FIG:-$top/docs/figures}
 BENCH=$top/src/intergather-bench
 
 ns_list() { ip netns list 2>/dev/null | awk '{print $1}' | grep "^$IGC_PREFIX-" || true; }

@@ -544,6 +544,8 @@ int main(int argc, char **argv)
     if (b.is_sender) {
         sbuf = PAYLOAD_ALLOC((size_t)max_bytes);
         alloc_ok = sbuf != NULL;
+        if (alloc_ok && !BENCH_SMPI)
+            memset(sbuf, 0, (size_t)max_bytes); /* defined bytes even with --no-verify */
     } else {
         rbuf = PAYLOAD_ALLOC(recv_max);
         if (o.verify)

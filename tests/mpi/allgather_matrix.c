@@ -5,9 +5,10 @@
  * usage: allgather_matrix LEFT [MAXCOUNT]
  *   LEFT      processes in the left group (the rest form the right group)
  *   MAXCOUNT  largest element count to try (default 262144)
- * Both directions (left group sending, right group sending), counts
+ * Half duplex in both directions (left group sending, right group sending)
+ * and full duplex (both sending, with different counts), counts
  * 0, 1, 7, 1000, 262144 and four datatypes.  World rank 0 prints how many
- * calls moved data ("expect served fully-connected=N empty=M"), which the
+ * calls moved data ("expect served moved=N full=F empty=M"), which the
  * test script compares with intergather's verbose summary.
  */
 #include "testlib.h"
@@ -21,25 +22,24 @@ static const int counts[] = { 0, 1, 7, 1000, 262144 };
 typedef struct {
     MPI_Comm inter;
     int is_left, local_size, remote_size;
-    long moved, empty;
+    long moved, full, empty;
 } ctx;
 
-/* One case: `senders_left` says which group sends. */
-static void run_case(ctx *c, int senders_left, int type_id, int count)
+/* One case: the left group sends left_count elements per process, the right
+ * group right_count (0 for a receiving group). */
+static void run_case(ctx *c, int type_id, int left_count, int right_count)
 {
     MPI_Datatype type = test_type(type_id);
-    int sending = c->is_left == senders_left;
-    int scount = sending ? count : 0, rcount = sending ? 0 : count;
-    int nblocks = sending ? 0 : c->remote_size;
+    int scount = c->is_left ? left_count : right_count, rcount = c->is_left ? right_count : left_count;
     size_t sspan = test_span(type, scount);
-    size_t rspan = test_span(type, (MPI_Aint)rcount * nblocks) + 64; /* + a tail that must stay untouched */
+    size_t rspan = test_span(type, (MPI_Aint)rcount * c->remote_size) + 64; /* + a tail that must stay untouched */
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
 
     unsigned char *sbuf = malloc(sspan + 1), *expected = malloc(rspan), *got = malloc(rspan);
     if (!sbuf || !expected || !got)
         TEST_FAIL("out of memory");
-    test_fill(sbuf, sspan, (unsigned)(wrank * 131 + count + type_id));
+    test_fill(sbuf, sspan, (unsigned)(wrank * 131 + scount + type_id));
     test_fill(expected, rspan, 7);
     memcpy(got, expected, rspan);
 
@@ -49,14 +49,16 @@ static void run_case(ctx *c, int senders_left, int type_id, int count)
         TEST_FAIL("MPI_Allgather failed");
 
     char what[160];
-    snprintf(what, sizeof what, "%s sending, %s x %d", senders_left ? "left" : "right", test_type_name(type_id),
-             count);
+    snprintf(what, sizeof what, "left sends %d, right sends %d x %s", left_count, right_count,
+             test_type_name(type_id));
     if (test_compare(expected, got, rspan, what))
         TEST_FAIL("result differs from native: %s", what);
-    if (count > 0)
+    if (left_count > 0 || right_count > 0)
         c->moved++;
     else
         c->empty++;
+    if (left_count > 0 && right_count > 0)
+        c->full++;
     free(sbuf);
     free(expected);
     free(got);
@@ -73,16 +75,23 @@ int main(int argc, char **argv)
     MPI_Comm_size(c.inter, &c.local_size);
     MPI_Comm_remote_size(c.inter, &c.remote_size);
 
-    for (int dir = 0; dir < 2; dir++)
-        for (int t = 0; t < TEST_NTYPES; t++)
-            for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
-                if (counts[k] <= maxcount)
-                    run_case(&c, dir == 0, t, counts[k]);
+    size_t ncounts = sizeof counts / sizeof counts[0];
+    for (int t = 0; t < TEST_NTYPES; t++) {
+        for (size_t k = 0; k < ncounts; k++) {
+            if (counts[k] > maxcount)
+                continue;
+            run_case(&c, t, counts[k], 0); /* left group sends */
+            run_case(&c, t, 0, counts[k]); /* right group sends */
+            /* both send, different amounts (the next smaller count) */
+            if (counts[k] > 0)
+                run_case(&c, t, counts[k], counts[k - 1] > 0 ? counts[k - 1] : 3);
+        }
+    }
 
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     if (wrank == 0)
-        printf("expect served moved=%ld empty=%ld\nPASS allgather_matrix\n", c.moved, c.empty);
+        printf("expect served moved=%ld full=%ld empty=%ld\nPASS allgather_matrix\n", c.moved, c.full, c.empty);
     MPI_Comm_free(&c.inter);
     MPI_Finalize();
     return 0;

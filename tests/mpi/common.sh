@@ -64,6 +64,11 @@ expected_moved() {
     sed -n 's/^expect served moved=\([0-9]*\).*/\1/p' "$IG_OUT"
 }
 
+# expected_full: the full-duplex count the program printed (" full=N").
+expected_full() {
+    sed -n 's/^expect served .* full=\([0-9]*\).*/\1/p' "$IG_OUT"
+}
+
 # expect_pass NAME: the program printed its PASS line.
 expect_pass() {
     if ! grep -q "^PASS $1" "$IG_OUT"; then

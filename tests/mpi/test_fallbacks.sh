@@ -5,7 +5,7 @@
 export INTERGATHER_MIN_BYTES=1024 INTERGATHER_VERBOSE=1
 run_preloaded 4 "$TESTS_BIN/fallbacks"
 expect_pass fallbacks
-for kv in intra-communicator=1 full-duplex=1 small=1 in-place=1 empty=1 fully-connected=0; do
+for kv in intra-communicator=1 small=1 in-place=1 empty=1 fully-connected=0; do
     expect_summary "${kv%=*}" "${kv#*=}"
 done
 echo "ok: every fallback counted, results native"

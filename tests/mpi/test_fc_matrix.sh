@@ -1,6 +1,6 @@
 #!/bin/bash
 # An algorithm (default: fully connected) against native MPI_Allgather for the issue's
-# (p, q) matrix, counts, datatypes and both directions; each run must also
+# (p, q) matrix, counts, datatypes, both half-duplex directions and full duplex; each run must also
 # show, in the verbose summary, that the shim served every call that moved data.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 
@@ -17,5 +17,6 @@ for pq in $pairs; do
     run_preloaded $((p + q)) "$TESTS_BIN/allgather_matrix" "$p"
     expect_pass allgather_matrix
     expect_summary "$algo" "$(expected_moved)"
+    expect_summary full-duplex-calls "$(expected_full)"
     echo "ok p=$p q=$q ($algo, $(expected_moved) calls served)"
 done

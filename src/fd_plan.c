@@ -1,0 +1,81 @@
+#include "fd_plan.h"
+
+const ig_cost_params ig_cost_default = { 5e-6, 1e-10 };
+
+int ig_fd_first(int n_src, int n_dst, int d)
+{
+    return (int)((long long)d * n_src / n_dst);
+}
+
+/* The largest d with first(d) <= block: first(d) <= b  <=>  d * n_src <
+ * (b + 1) * n_dst. */
+int ig_fd_owner(int n_src, int n_dst, int block)
+{
+    return (int)(((long long)(block + 1) * n_dst - 1) / n_src);
+}
+
+int ig_ceil_log2(int n)
+{
+    int l = 0;
+    while ((1LL << l) < n)
+        l++;
+    return l;
+}
+
+static double max2(double a, double b) { return a > b ? a : b; }
+
+/* Section III and README: p = q and p > q: (1 + log p) t_s + p k t_w;
+ * p < q: (log p + 2 log(q/p + 1)) t_s + (p + 1) k t_w. */
+double ig_cost_fc_half(int p, int q, double k, const ig_cost_params *c)
+{
+    if (p >= q)
+        return (1 + ig_ceil_log2(p)) * c->ts + p * k * c->tw;
+    int s = q / p, extra = (q % p + s - 1) / s;
+    return (ig_ceil_log2(p + extra) + 2 * ig_ceil_log2(s + 1)) * c->ts + (p + 1) * k * c->tw;
+}
+
+/* Gather to a root (log p, (p-1)k), root to root (1, pk), broadcast of pk
+ * bytes (2 log(q+1), 2pk): section III-A. */
+double ig_cost_root_gathering(int p, int q, double k, const ig_cost_params *c)
+{
+    return (ig_ceil_log2(p) + 1 + 2 * ig_ceil_log2(q + 1)) * c->ts + (4.0 * p - 1) * k * c->tw;
+}
+
+/* One group's side of the full-duplex algorithm: it receives up to
+ * ceil(n_remote / n_local) remote blocks while sending its own (stage 1),
+ * then gathers the rest of the n_remote blocks among its n_local processes. */
+static double fd_side(int n_local, double k_local, int n_remote, double k_remote, const ig_cost_params *c)
+{
+    int owned = (n_remote + n_local - 1) / n_local;
+    double stage1 = (1 + owned) * c->ts + max2(k_local, owned * k_remote) * c->tw;
+    double stage2 = n_local > 1 ? ig_ceil_log2(n_local) * c->ts + (n_remote - n_remote / n_local) * k_remote * c->tw : 0;
+    return stage1 + stage2;
+}
+
+double ig_cost_fd(int na, double ka, int nb, double kb, const ig_cost_params *c)
+{
+    return max2(fd_side(na, ka, nb, kb, c), fd_side(nb, kb, na, ka, c));
+}
+
+double ig_cost_two_halves(int na, double ka, int nb, double kb, const ig_cost_params *c)
+{
+    return ig_cost_fc_half(na, nb, ka, c) + ig_cost_fc_half(nb, na, kb, c);
+}
+
+/* Open MPI's inter-communicator allgather, full duplex: both groups gather
+ * to their roots at once, the roots exchange both groups' data, then each
+ * root broadcasts the remote data to its own group. */
+double ig_cost_root_gathering_full(int na, double ka, int nb, double kb, const ig_cost_params *c)
+{
+    double gather = max2(ig_ceil_log2(na) * c->ts + (na - 1) * ka * c->tw,
+                         ig_ceil_log2(nb) * c->ts + (nb - 1) * kb * c->tw);
+    double exchange = c->ts + max2(na * ka, nb * kb) * c->tw;
+    double bcast = max2(2 * ig_ceil_log2(na + 1) * c->ts + 2 * nb * kb * c->tw,
+                        2 * ig_ceil_log2(nb + 1) * c->ts + 2 * na * ka * c->tw);
+    return gather + exchange + bcast;
+}
+
+int ig_fd_preferred(int na, double ka, int nb, double kb, const ig_cost_params *c)
+{
+    return ig_cost_fd(na, ka, nb, kb, c) <= ig_cost_two_halves(na, ka, nb, kb, c);
+}

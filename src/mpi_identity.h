@@ -1,0 +1,22 @@
+/*
+ * Is the MPI library this process actually runs on the one intergather was
+ * built for?  A shim built against Open MPI and preloaded into an MPICH
+ * program (or the reverse) sees handles and constants of a different ABI:
+ * touching any of them crashes or corrupts.  The answer lets every entry
+ * point step aside and hand the call, unchanged, to PMPI_*.
+ */
+#ifndef IG_MPI_IDENTITY_H
+#define IG_MPI_IDENTITY_H
+
+/* 1 if the running MPI is of the family configure built for (IG_MPI_IMPL:
+ * "openmpi", "mpich"; an "unknown" build always answers 1), else 0 after one
+ * warning on stderr from one process of the job.  Computed once, thread-safe,
+ * callable before MPI_Init and after MPI_Finalize.  Uses no MPI handle or
+ * constant: only MPI_Get_library_version, which takes none. */
+int ig_mpi_identity_matches(void);
+
+/* The family a version string names: "openmpi", "mpich" (MPICH and its
+ * ABI-compatible derivatives) or "unknown".  Pure; for tests. */
+const char *ig_mpi_identity_family(const char *library_version);
+
+#endif
