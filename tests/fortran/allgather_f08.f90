@@ -1,0 +1,63 @@
+! mpi_f08 bindings: inter-communicator MPI_Allgather (half duplex both ways
+! and full duplex) compared with PMPI_Allgather, ierror omitted on purpose
+! (it is OPTIONAL in mpi_f08), and MPI_IN_PLACE on an intra-communicator.
+program allgather_f08
+  use mpi_f08
+  implicit none
+  integer, parameter :: n = 40000
+  integer :: wrank, wsize, left, color, rsize, dir, i, served, scount, rcount
+  type(MPI_Comm) :: local, inter
+  double precision, allocatable :: sbuf(:), got(:), ref(:)
+  integer, allocatable :: inplace(:)
+  logical :: is_left
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, wrank)
+  call MPI_Comm_size(MPI_COMM_WORLD, wsize)
+  left = wsize / 2
+  is_left = wrank < left
+  color = merge(0, 1, is_left)
+  call MPI_Comm_split(MPI_COMM_WORLD, color, wrank, local)
+  call MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, merge(left, 0, is_left), 6, inter)
+  call MPI_Comm_remote_size(inter, rsize)
+  allocate(sbuf(n), got(n * rsize), ref(n * rsize))
+  do i = 1, n
+    sbuf(i) = wrank + i * 0.25d0
+  end do
+
+  served = 0
+  do dir = 0, 2
+    scount = 0
+    rcount = 0
+    if (dir == 2 .or. (dir == 0 .eqv. is_left)) scount = n
+    if (dir == 2 .or. (dir == 0 .neqv. is_left)) rcount = n
+    got = -1
+    ref = -1
+    call MPI_Allgather(sbuf, scount, MPI_DOUBLE_PRECISION, got, rcount, MPI_DOUBLE_PRECISION, inter)
+    call PMPI_Allgather(sbuf, scount, MPI_DOUBLE_PRECISION, ref, rcount, MPI_DOUBLE_PRECISION, inter)
+    if (any(got /= ref)) then
+      print *, 'TEST FAILURE: mpi_f08 MPI_Allgather differs from native, case', dir
+      call MPI_Abort(MPI_COMM_WORLD, 1)
+    end if
+    served = served + 1
+  end do
+
+  allocate(inplace(wsize))
+  inplace = -1
+  inplace(wrank + 1) = wrank * 3
+  call MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, inplace, 1, MPI_INTEGER, MPI_COMM_WORLD)
+  do i = 1, wsize
+    if (inplace(i) /= (i - 1) * 3) then
+      print *, 'TEST FAILURE: MPI_IN_PLACE from mpi_f08, slot', i, inplace(i)
+      call MPI_Abort(MPI_COMM_WORLD, 1)
+    end if
+  end do
+
+  if (wrank == 0) then
+    print '(a,i0,a,i0)', 'expect served moved=', served, ' fortran=', served
+    print '(a)', 'PASS allgather_f08'
+  end if
+  call MPI_Comm_free(inter)
+  call MPI_Comm_free(local)
+  call MPI_Finalize()
+end program allgather_f08

@@ -1,0 +1,66 @@
+! Fortran 77-style bindings (include 'mpif.h'): an inter-communicator
+! MPI_Allgather in both half-duplex directions and full duplex, compared with
+! PMPI_Allgather on the same communicator; MPI_IN_PLACE on an intra-
+! communicator (the sentinel must reach the C library as C's MPI_IN_PLACE).
+program allgather_f77
+  implicit none
+  include 'mpif.h'
+  integer, parameter :: n = 50000
+  integer :: ierr, wrank, wsize, left, color, local, inter, rsize, dir, i, served
+  integer :: scount, rcount
+  integer, allocatable :: sbuf(:), got(:), ref(:), inplace(:)
+  logical :: is_left
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, wrank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, wsize, ierr)
+  left = wsize / 2
+  is_left = wrank < left
+  color = merge(0, 1, is_left)
+  call MPI_Comm_split(MPI_COMM_WORLD, color, wrank, local, ierr)
+  call MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, merge(left, 0, is_left), 5, inter, ierr)
+  call MPI_Comm_remote_size(inter, rsize, ierr)
+  allocate(sbuf(n), got(n * rsize), ref(n * rsize))
+  do i = 1, n
+    sbuf(i) = wrank * 100003 + i
+  end do
+
+  served = 0
+  do dir = 0, 2
+    ! dir 0: left sends; 1: right sends; 2: both send
+    scount = 0
+    rcount = 0
+    if (dir == 2 .or. (dir == 0 .eqv. is_left)) scount = n
+    if (dir == 2 .or. (dir == 0 .neqv. is_left)) rcount = n
+    got = -1
+    ref = -1
+    call MPI_Allgather(sbuf, scount, MPI_INTEGER, got, rcount, MPI_INTEGER, inter, ierr)
+    if (ierr /= MPI_SUCCESS) stop 2
+    call PMPI_Allgather(sbuf, scount, MPI_INTEGER, ref, rcount, MPI_INTEGER, inter, ierr)
+    if (any(got /= ref)) then
+      print *, 'TEST FAILURE: mpif.h MPI_Allgather differs from native, case', dir
+      call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+    end if
+    served = served + 1
+  end do
+
+  ! MPI_IN_PLACE on the intra-communicator MPI_COMM_WORLD (goes native).
+  allocate(inplace(wsize))
+  inplace = -1
+  inplace(wrank + 1) = wrank * 7
+  call MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, inplace, 1, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+  do i = 1, wsize
+    if (inplace(i) /= (i - 1) * 7) then
+      print *, 'TEST FAILURE: MPI_IN_PLACE from Fortran, slot', i, inplace(i)
+      call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+    end if
+  end do
+
+  if (wrank == 0) then
+    print '(a,i0,a,i0)', 'expect served moved=', served, ' fortran=', served
+    print '(a)', 'PASS allgather_f77'
+  end if
+  call MPI_Comm_free(inter, ierr)
+  call MPI_Comm_free(local, ierr)
+  call MPI_Finalize(ierr)
+end program allgather_f77
