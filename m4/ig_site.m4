@@ -23,9 +23,10 @@ AC_DEFUN([IG_LAUNCHER_IMPL], [
 # on the launcher of the MPI the library is built for.
 AC_DEFUN([IG_PROG_MPIRUN], [
   AC_ARG_VAR([MPIRUN], [MPI launcher for the tests (default: the one of the same MPI as MPICC)])
+  ig_mpicc_path=`command -v "$MPICC" 2>/dev/null || echo "$MPICC"`
+  AC_SUBST([IG_MPICC_PATH], [$ig_mpicc_path])
   AC_MSG_CHECKING([for the MPI launcher that goes with $MPICC])
   AS_IF([test -z "$MPIRUN"], [
-    ig_mpicc_path=`command -v "$MPICC" 2>/dev/null || echo "$MPICC"`
     ig_mpicc_dir=`AS_DIRNAME(["$ig_mpicc_path"])`
     ig_mpicc_suffix=`echo "$ig_mpicc_path" | sed -n 's|.*/mpicc||p'`
     ig_names="mpirun$ig_mpicc_suffix mpiexec$ig_mpicc_suffix"

@@ -3,6 +3,7 @@
 #include "comm_cache.h"
 #include "fd_plan.h"
 #include "log.h"
+#include "mpi_identity.h"
 #include "runtime.h"
 #include "settings.h"
 
@@ -42,6 +43,8 @@ static MPI_Count described_bytes(int count, MPI_Datatype type)
 int ig_allgather_classify(ig_allgather_call *c)
 {
     int inter = 0;
+    if (!ig_mpi_identity_matches())
+        return 0; /* another MPI's handles: touch nothing, count nothing */
     if (!mpi_is_running())
         return go_native(IG_FALLBACK_NOT_INITIALIZED);
     ig_runtime_start();

@@ -6,6 +6,7 @@
  * it sees only the user's call.
  */
 #include "classify.h"
+#include "mpi_identity.h"
 #include "runtime.h"
 
 #include <mpi.h>
@@ -31,16 +32,18 @@ fallback:
  * first collective is not an allgather. */
 int MPI_Init(int *argc, char ***argv)
 {
+    int ours = ig_mpi_identity_matches(); /* before anything else: no handles otherwise */
     int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS)
+    if (ours && rc == MPI_SUCCESS)
         ig_runtime_start();
     return rc;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    int ours = ig_mpi_identity_matches(); /* before anything else: no handles otherwise */
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
+    if (ours && rc == MPI_SUCCESS)
         ig_runtime_start();
     return rc;
 }

@@ -5,74 +5,94 @@
  */
 #include "blocks.h"
 #include "pair.h"
+#include "algorithms.h"
+#include "xfer.h"
 
-/* Gather stage: every member's own block is already in place in `buf`, so
- * all members use MPI_IN_PLACE (an intra-communicator collective requires
- * all or none of them to). */
-static int fc_gather(ig_pair *pair, void *buf, const ig_block *blk)
+#include <stdlib.h>
+
+/* Gather stage: every member's own block is already in place in the
+ * receive buffer, so all members use MPI_IN_PLACE (an intra-communicator
+ * collective requires all or none of them to). */
+static int fc_gather(ig_pair *pair, const ig_xfer *x)
 {
+    int n = pair->fc.gather_size;
     if (pair->fc_gather == MPI_COMM_NULL)
         return MPI_SUCCESS;
-    if (pair->gather_counts == NULL)
-        return PMPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, 1, blk->type, pair->fc_gather);
-    return PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, pair->gather_counts,
-                           pair->gather_displs, blk->type, pair->fc_gather);
+    if (ig_xfer_uniform(x) && n == pair->p)
+        return PMPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x->rbuf, 1, x->rtype, pair->fc_gather);
+    int *blocks = malloc(3 * (size_t)n * sizeof(int));
+    if (blocks == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int key = 0; key < n; key++)
+        blocks[key] = ig_fc_gather_block(pair->p, key);
+    ig_xfer_gather_layout(x, n, blocks, blocks + n, blocks + 2 * n);
+    int rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x->rbuf, blocks + n, blocks + 2 * n, x->rtype,
+                             pair->fc_gather);
+    free(blocks);
+    return rc;
 }
 
 /* A sender beyond the q-th (p > q) joins the receivers' allgather, as in the
- * paper; it needs scratch space for the p blocks that stage delivers. */
-static int fc_sender_gather(ig_pair *pair, const void *sbuf, const ig_block *blk)
+ * paper; it needs scratch space for the p blocks that stage delivers, which
+ * it describes with its own block type. */
+static int fc_sender_gather(ig_pair *pair, const ig_xfer *x)
 {
+    ig_block blk;
     void *base, *raw;
-    int rc = ig_block_scratch(blk, pair->p, &base, &raw);
+    int rc = ig_block_make(x->scount, x->stype, &blk);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = ig_block_copy(sbuf, ig_block_slot(base, blk, pair->fc.gather_key), blk, pair->comm, pair->rank);
-    if (rc == MPI_SUCCESS)
-        rc = fc_gather(pair, base, blk);
-    ig_block_scratch_free(raw);
+    rc = ig_block_scratch(&blk, pair->p, &base, &raw);
+    if (rc == MPI_SUCCESS) {
+        rc = ig_block_copy(x->sbuf, ig_block_slot(base, &blk, pair->fc.gather_key), &blk, pair->comm, pair->rank);
+        ig_xfer own = { NULL, 0, MPI_DATATYPE_NULL, base, blk.type, blk.extent, NULL, NULL, NULL };
+        if (rc == MPI_SUCCESS)
+            rc = fc_gather(pair, &own);
+        ig_block_scratch_free(raw);
+    }
+    ig_block_free(&blk);
     return rc;
 }
 
-static int fc_sender(ig_pair *pair, const void *sbuf, const ig_block *blk)
+static int fc_sender(ig_pair *pair, const ig_xfer *x)
 {
     const ig_fc_role *role = &pair->fc;
     int rc = MPI_SUCCESS;
     if (role->direct_peer != IG_FC_NONE)
-        rc = PMPI_Send(sbuf, 1, blk->type, role->direct_peer, IG_TAG_DIRECT, pair->comm);
+        rc = PMPI_Send(x->sbuf, x->scount, x->stype, role->direct_peer, IG_TAG_DIRECT, pair->comm);
     /* The root of a broadcast only reads its buffer; MPI's prototype is not const. */
     if (rc == MPI_SUCCESS && pair->fc_bcast != MPI_COMM_NULL)
-        rc = PMPI_Bcast((void *)sbuf, 1, blk->type, 0, pair->fc_bcast);
+        rc = PMPI_Bcast((void *)x->sbuf, x->scount, x->stype, 0, pair->fc_bcast);
     if (rc == MPI_SUCCESS && pair->fc_gather != MPI_COMM_NULL)
-        rc = fc_sender_gather(pair, sbuf, blk);
+        rc = fc_sender_gather(pair, x);
     return rc;
 }
 
-static int fc_receiver(ig_pair *pair, void *rbuf, const ig_block *blk)
+static int fc_receiver(ig_pair *pair, const ig_xfer *x)
 {
     const ig_fc_role *role = &pair->fc;
     int rc = MPI_SUCCESS;
     if (role->direct_peer != IG_FC_NONE)
-        rc = PMPI_Recv(ig_block_slot(rbuf, blk, role->direct_block), 1, blk->type, role->direct_peer,
-                       IG_TAG_DIRECT, pair->comm, MPI_STATUS_IGNORE);
+        rc = PMPI_Recv(ig_xfer_rptr(x, role->direct_block), ig_xfer_rcount(x, role->direct_block), x->rtype,
+                       role->direct_peer, IG_TAG_DIRECT, pair->comm, MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS && pair->fc_bcast != MPI_COMM_NULL)
-        rc = PMPI_Bcast(ig_block_slot(rbuf, blk, role->bcast_block), 1, blk->type, 0, pair->fc_bcast);
+        rc = PMPI_Bcast(ig_xfer_rptr(x, role->bcast_block), ig_xfer_rcount(x, role->bcast_block), x->rtype, 0,
+                        pair->fc_bcast);
     if (rc == MPI_SUCCESS)
-        rc = fc_gather(pair, rbuf, blk);
+        rc = fc_gather(pair, x);
     return rc;
 }
 
-int ig_pair_allgather_fc(ig_pair *pair, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                         int rcount, MPI_Datatype rtype)
+/* Senders of an MPI_Allgatherv with p > q would have to receive blocks whose
+ * sizes they do not know, described in a type they do not have; there the
+ * blocks are spread over the receivers instead (see spread.h).  Documented
+ * as a deviation from the paper in README. */
+int ig_fc_run(ig_pair *pair, const ig_xfer *x)
 {
+    if (!ig_xfer_uniform(x) && pair->p > pair->q)
+        return ig_spread_run(pair, x);
     int rc = ig_pair_fc_prepare(pair);
     if (rc != MPI_SUCCESS)
         return rc;
-    ig_block blk;
-    rc = ig_pair_block(pair, scount, stype, rcount, rtype, &blk);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ig_pair_is_sender(pair) ? fc_sender(pair, sbuf, &blk) : fc_receiver(pair, rbuf, &blk);
-    ig_block_free(&blk);
-    return rc;
+    return ig_pair_is_sender(pair) ? fc_sender(pair, x) : fc_receiver(pair, x);
 }

@@ -1,6 +1,8 @@
 # Shared by the MPI integration test scripts (sourced, not run).
 # Environment from `make check`: IG_LIB (the built shared library), MPIRUN,
 # IG_TOP_BUILDDIR.  Programs run under LD_PRELOAD, exactly as users run them.
+# MPIRUN may be Open MPI's mpirun or MPICH's hydra (mpirun.mpich, mpiexec):
+# the launcher functions below find out which and speak its dialect.
 set -eu
 
 : "${MPIRUN:=mpirun}"
@@ -10,7 +12,8 @@ IG_TEST_TIMEOUT=${IG_TEST_TIMEOUT:-300}
 TESTS_BIN="$IG_TOP_BUILDDIR/tests/mpi"
 
 # Oversubscription on a 2-core machine: yield instead of busy-polling, and
-# allow root (CI runs as root in a container).
+# allow root (CI runs as root in a container).  (Open MPI's variables; hydra
+# oversubscribes without being asked, and MPICH ignores them.)
 export OMPI_MCA_mpi_yield_when_idle=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -20,20 +23,100 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 IG_OUT=$(mktemp)
 trap 'rm -f "$IG_OUT"' EXIT
 
+# ig_launcher_kind: set IG_LAUNCHER_KIND to "openmpi" (Open MPI's mpirun)
+# or "hydra" (MPICH's mpirun/mpiexec, and its derivatives) from what
+# $MPIRUN says about itself; remembered per launcher.
+ig_launcher_kind() {
+    [ "${IG_LAUNCHER_OF:-}" = "$MPIRUN" ] && return 0
+    local version
+    version=$("$MPIRUN" --version 2>&1 || true)
+    case $version in
+        *"Open MPI"*|*OpenRTE*|*"Open RTE"*|*PRRTE*) IG_LAUNCHER_KIND=openmpi ;;
+        *HYDRA*|*MPICH*|*"Intel(R) MPI"*) IG_LAUNCHER_KIND=hydra ;;
+        *) echo "cannot tell which MPI launcher '$MPIRUN' is; it said: ${version%%$'\n'*}" >&2
+           return 1 ;;
+    esac
+    IG_LAUNCHER_OF=$MPIRUN
+}
+
+# ig_launch CONTEXT [: CONTEXT]...: run $MPIRUN, output in $IG_OUT, where
+# CONTEXT is NP [NAME=VALUE | NAME]... -- PROGRAM ARGS... (one application
+# context: NP processes, these variables set in them, NAME alone passing
+# this shell's value).  Fails, showing the output, if the launch fails.
+ig_launch() {
+    ig_launcher_kind
+    local cmd=("$MPIRUN") first=1 np a
+    [ "$IG_LAUNCHER_KIND" = openmpi ] && cmd+=(--oversubscribe)
+    while [ $# -gt 0 ]; do
+        [ $first = 1 ] || cmd+=(:)
+        first=0
+        np=$1; shift
+        cmd+=(-np "$np")
+        while [ $# -gt 0 ] && [ "$1" != -- ]; do
+            a=$1; shift
+            if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+                cmd+=(-x "$a")   # -x NAME=VALUE and -x NAME both exist
+            elif [ "${a#*=}" != "$a" ]; then
+                cmd+=(-env "${a%%=*}" "${a#*=}")
+            else
+                cmd+=(-env "$a" "${!a-}")
+            fi
+        done
+        [ $# -gt 0 ] || { echo "ig_launch: missing -- PROGRAM" >&2; return 2; }
+        shift  # --
+        while [ $# -gt 0 ] && [ "$1" != : ]; do cmd+=("$1"); shift; done
+        [ $# -eq 0 ] || shift  # :
+    done
+    if ! timeout "$IG_TEST_TIMEOUT" "${cmd[@]}" >"$IG_OUT" 2>&1; then
+        echo "FAILED: ${cmd[*]}" >&2
+        cat "$IG_OUT" >&2
+        return 1
+    fi
+}
+
+# ig_forwarded EXCEPT...: names of the INTERGATHER_* variables of this shell,
+# except those named (NAME or NAME=VALUE), one per line.
+ig_forwarded() {
+    local v e skip
+    for v in $(env | sed -n 's/^\(INTERGATHER_[A-Z_]*\)=.*/\1/p'); do
+        skip=0
+        for e in "$@"; do [ "${e%%=*}" = "$v" ] && skip=1; done
+        [ $skip = 1 ] || echo "$v"
+    done
+}
+
 # run_preloaded NP PROGRAM ARGS...: run under the shim with every
 # INTERGATHER_* variable of this shell forwarded; output in $IG_OUT.
 run_preloaded() {
     local np=$1; shift
-    local forward=() v
-    for v in $(env | sed -n 's/^\(INTERGATHER_[A-Z_]*\)=.*/\1/p'); do
-        forward+=(-x "$v")
+    # shellcheck disable=SC2046
+    ig_launch "$np" LD_PRELOAD="$IG_LIB" $(ig_forwarded) -- "$@"
+}
+
+# run_preloaded_mpmd CONTEXT [: CONTEXT]...: several application contexts
+# (CONTEXT as for ig_launch), each under the shim with the INTERGATHER_*
+# variables of this shell forwarded unless the context sets them itself.
+run_preloaded_mpmd() {
+    local args=() ctx=() a
+    while [ $# -gt 0 ]; do
+        ctx=()
+        while [ $# -gt 0 ] && [ "$1" != -- ]; do ctx+=("$1"); shift; done
+        args+=("${ctx[0]}" LD_PRELOAD="$IG_LIB" "${ctx[@]:1}")
+        # shellcheck disable=SC2046
+        args+=($(ig_forwarded "${ctx[@]:1}"))
+        while [ $# -gt 0 ] && [ "$1" != : ]; do args+=("$1"); shift; done
+        if [ $# -gt 0 ]; then args+=(:); shift; fi
     done
-    if ! timeout "$IG_TEST_TIMEOUT" "$MPIRUN" --oversubscribe -np "$np" \
-        -x LD_PRELOAD="$IG_LIB" "${forward[@]}" "$@" >"$IG_OUT" 2>&1; then
-        echo "FAILED: mpirun -np $np $*" >&2
-        cat "$IG_OUT" >&2
-        return 1
-    fi
+    ig_launch "${args[@]}"
+}
+
+# run_inherited NP PROGRAM ARGS...: run with nothing added: the processes get
+# this shell's environment (LD_PRELOAD included) as a launcher passes it on
+# to the processes it starts on this node.  For installed setups such as an
+# environment module.  Output in $IG_OUT.
+run_inherited() {
+    local np=$1; shift
+    ig_launch "$np" -- "$@"
 }
 
 # summary_value KEY: the number after KEY= in world rank 0's summary line.
