@@ -96,12 +96,12 @@ AC_DEFUN([IG_MODULE_DIRS], [
   AC_SUBST([IG_TCL_MODULEDIR], [$ig_tcl_moduledir])
 ])
 
-# IG_MPI_NAME
-# -----------
+# IG_DESCRIBE_MPI
+# ---------------
 # IG_MPI_NAME: a readable name and version of the MPI built for, for the
 # modulefiles, the pkg-config file and configure's closing line
 # ("Open MPI 4.1.4", "MPICH 4.0.2").  After IG_CHECK_MPI_WORKS.
-AC_DEFUN([IG_MPI_NAME], [
+AC_DEFUN([IG_DESCRIBE_MPI], [
   ig_v1=; ig_v2=; ig_v3=
   AS_CASE([$IG_MPI_IMPL],
     [openmpi], [ig_mpi_name="Open MPI"

@@ -11,6 +11,7 @@ struct ig_comm_cache {
     MPI_Comm merged;  /* both groups, from MPI_Intercomm_merge; kept to build directions */
     int local_size, remote_size, local_rank;
     int settings_agree;
+    MPI_Comm local_group; /* on first use */
     ig_pair *direction[2]; /* [1]: the local group sends; [0]: the remote group sends */
 };
 
@@ -21,6 +22,7 @@ static void cache_destroy(ig_comm_cache *cache)
 {
     for (int d = 0; d < 2; d++)
         ig_pair_free(&cache->direction[d]);
+    ig_private_comm_free(&cache->local_group);
     ig_private_comm_free(&cache->merged);
     free(cache);
 }
@@ -71,7 +73,7 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
     ig_comm_cache *cache = calloc(1, sizeof *cache);
     if (cache == NULL)
         return MPI_ERR_NO_MEM;
-    cache->merged = MPI_COMM_NULL;
+    cache->merged = cache->local_group = MPI_COMM_NULL;
     PMPI_Comm_size(inter, &cache->local_size);
     PMPI_Comm_remote_size(inter, &cache->remote_size);
     PMPI_Comm_rank(inter, &cache->local_rank);
@@ -114,6 +116,19 @@ int ig_comm_cache_local_is_low(const ig_comm_cache *cache)
     int rank;
     PMPI_Comm_rank(cache->merged, &rank);
     return rank == cache->local_rank; /* the high group starts at remote_size >= 1 */
+}
+
+int ig_comm_cache_local_group(ig_comm_cache *cache, MPI_Comm *group)
+{
+    int rc = MPI_SUCCESS;
+    if (cache->local_group == MPI_COMM_NULL) {
+        rc = PMPI_Comm_split(cache->merged, ig_comm_cache_local_is_low(cache), cache->local_rank,
+                             &cache->local_group);
+        if (rc == MPI_SUCCESS)
+            rc = ig_private_comm_setup(cache->local_group);
+    }
+    *group = cache->local_group;
+    return rc;
 }
 
 int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_size; }

@@ -29,6 +29,10 @@ int ig_comm_cache_is_spokesperson(const ig_comm_cache *cache);
  * answer on every process of a group, opposite answers in the two groups). */
 int ig_comm_cache_local_is_low(const ig_comm_cache *cache);
 
+/* A private communicator of this process's own group (built collectively,
+ * by both groups, at first use). */
+int ig_comm_cache_local_group(ig_comm_cache *cache, MPI_Comm *group);
+
 int ig_comm_cache_local_size(const ig_comm_cache *cache);
 int ig_comm_cache_remote_size(const ig_comm_cache *cache);
 

@@ -1,5 +1,6 @@
 /*
- * Fortran entry points.  Open MPI's Fortran bindings (mpif.h, `use mpi`,
+ * Fortran entry points of MPI_Allgather and MPI_Allgatherv.  Open MPI's
+ * Fortran bindings (mpif.h, `use mpi`,
  * `use mpi_f08`) call PMPI_Allgather directly, so a C-only shim would miss
  * every Fortran program.  These entry points convert the handles with the
  * _f2c functions, map Fortran's MPI_IN_PLACE / MPI_BOTTOM sentinels to C's,
@@ -16,11 +17,14 @@
  * whose only component is the integer handle, so they arrive as MPI_Fint *;
  * its ierror is OPTIONAL and arrives as NULL when omitted.
  */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "classify.h"
-#include "stats.h"
+#include "mpi_identity.h"
 
+#include <dlfcn.h>
 #include <mpi.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 /* Fortran's MPI_IN_PLACE and MPI_BOTTOM are variables whose addresses are
  * the sentinels.  Weak references: whichever of them the MPI library (or the
@@ -81,25 +85,87 @@ static void set_ierror(MPI_Fint *ierror, int rc)
         *ierror = (MPI_Fint)rc;
 }
 
+/* Serve a converted call through the shared path; 0 when it must go native. */
+static int serve(ig_call *call, MPI_Fint *ierror)
+{
+    int rc;
+    if (!ig_call_classify(call) || !ig_call_dispatch(call, &rc))
+        return 0;
+    set_ierror(ierror, rc);
+    return 1;
+}
+
+typedef void (*fortran_allgather_fn)(void *, MPI_Fint *, MPI_Fint *, void *, MPI_Fint *, MPI_Fint *, MPI_Fint *,
+                                     MPI_Fint *);
+typedef void (*fortran_allgatherv_fn)(void *, MPI_Fint *, MPI_Fint *, void *, MPI_Fint *, MPI_Fint *, MPI_Fint *,
+                                      MPI_Fint *, MPI_Fint *);
+
+/* Loaded into a program of another MPI library (mpi_identity.h): our
+ * handle conversions and sentinels would be wrong, so hand the call to that
+ * library's own Fortran binding of the same name. */
+static void *next_binding(const char *name)
+{
+    return dlsym(RTLD_NEXT, name);
+}
+
 /* Assumes: Fortran arguments as the MPI standard's language bindings define
  * them.  Guarantees: the same as the C MPI_Allgather wrapper. */
-static void fortran_allgather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                              MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+static void fortran_allgather(const char *name, void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
+                              void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
+                              MPI_Fint *ierror)
 {
-    ig_allgather_call call = { c_buffer(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
-                               c_buffer(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype),
-                               PMPI_Comm_f2c(*comm), IG_DUPLEX_EMPTY, 0, 0, 0 };
-    int rc;
-    if (!ig_allgather_classify(&call))
-        goto fallback;
-    if (!ig_allgather_dispatch(&call, &rc))
-        goto fallback;
-    ig_stats_kind(IG_KIND_FORTRAN);
-    set_ierror(ierror, rc);
-    return;
-fallback:
-    set_ierror(ierror, PMPI_Allgather(call.sbuf, call.scount, call.stype, call.rbuf, call.rcount, call.rtype,
-                                      call.comm));
+    if (!ig_mpi_identity_matches()) {
+        fortran_allgather_fn next = (fortran_allgather_fn)next_binding(name);
+        if (next != NULL)
+            next(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
+        return;
+    }
+    ig_call call = { .op = IG_OP_ALLGATHER, .sbuf = c_buffer(sendbuf), .scount = (int)*sendcount,
+                     .stype = PMPI_Type_f2c(*sendtype), .rbuf = c_buffer(recvbuf), .rcount = (int)*recvcount,
+                     .rtype = PMPI_Type_f2c(*recvtype), .comm = PMPI_Comm_f2c(*comm), .from_fortran = 1 };
+    if (!serve(&call, ierror))
+        set_ierror(ierror, PMPI_Allgather(call.sbuf, call.scount, call.stype, call.rbuf, call.rcount, call.rtype,
+                                          call.comm));
+}
+
+/* Fortran INTEGER arrays are MPI_Fint; the C functions take int. */
+static int *c_ints(const MPI_Fint *f, int n)
+{
+    if (sizeof(MPI_Fint) == sizeof(int))
+        return (int *)f;
+    int *c = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    for (int i = 0; c != NULL && i < n; i++)
+        c[i] = (int)f[i];
+    return c;
+}
+
+/* Assumes and guarantees as fortran_allgather, for MPI_Allgatherv. */
+static void fortran_allgatherv(const char *name, void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
+                               void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype,
+                               MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (!ig_mpi_identity_matches()) {
+        fortran_allgatherv_fn next = (fortran_allgatherv_fn)next_binding(name);
+        if (next != NULL)
+            next(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror);
+        return;
+    }
+    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+    int remote = 0, inter = 0;
+    /* The arrays have one entry per process the call receives from. */
+    if (PMPI_Comm_test_inter(c_comm, &inter) == MPI_SUCCESS)
+        inter ? PMPI_Comm_remote_size(c_comm, &remote) : PMPI_Comm_size(c_comm, &remote);
+    int *counts = c_ints(recvcounts, remote), *c_displs = c_ints(displs, remote);
+    ig_call call = { .op = IG_OP_ALLGATHERV, .sbuf = c_buffer(sendbuf), .scount = (int)*sendcount,
+                     .stype = PMPI_Type_f2c(*sendtype), .rbuf = c_buffer(recvbuf), .rcounts = counts,
+                     .rdispls = c_displs, .rtype = PMPI_Type_f2c(*recvtype), .comm = c_comm, .from_fortran = 1 };
+    if (!serve(&call, ierror))
+        set_ierror(ierror, PMPI_Allgatherv(call.sbuf, call.scount, call.stype, call.rbuf, counts, c_displs,
+                                           call.rtype, call.comm));
+    if ((void *)counts != (void *)recvcounts) {
+        free(counts);
+        free(c_displs);
+    }
 }
 
 #define IG_FORTRAN_ALLGATHER(name)                                                                            \
@@ -108,7 +174,17 @@ fallback:
     void name(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,     \
               MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)                                           \
     {                                                                                                         \
-        fortran_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);          \
+        fortran_allgather(#name, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);   \
+    }
+
+#define IG_FORTRAN_ALLGATHERV(name)                                                                           \
+    void name(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,    \
+              MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);                        \
+    void name(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,    \
+              MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)                         \
+    {                                                                                                         \
+        fortran_allgatherv(#name, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,  \
+                           ierror);                                                                           \
     }
 
 IG_FORTRAN_ALLGATHER(mpi_allgather)
@@ -116,3 +192,8 @@ IG_FORTRAN_ALLGATHER(mpi_allgather_)
 IG_FORTRAN_ALLGATHER(mpi_allgather__)
 IG_FORTRAN_ALLGATHER(MPI_ALLGATHER)
 IG_FORTRAN_ALLGATHER(mpi_allgather_f08_)
+IG_FORTRAN_ALLGATHERV(mpi_allgatherv)
+IG_FORTRAN_ALLGATHERV(mpi_allgatherv_)
+IG_FORTRAN_ALLGATHERV(mpi_allgatherv__)
+IG_FORTRAN_ALLGATHERV(MPI_ALLGATHERV)
+IG_FORTRAN_ALLGATHERV(mpi_allgatherv_f08_)

@@ -5,7 +5,8 @@ program allgather_f08
   use mpi_f08
   implicit none
   integer, parameter :: n = 40000
-  integer :: wrank, wsize, left, color, rsize, dir, i, served, scount, rcount
+  integer :: wrank, wsize, left, color, rsize, dir, i, served, scount, rcount, pos
+  integer, allocatable :: counts(:), displs(:)
   type(MPI_Comm) :: local, inter
   double precision, allocatable :: sbuf(:), got(:), ref(:)
   integer, allocatable :: inplace(:)
@@ -42,6 +43,31 @@ program allgather_f08
     served = served + 1
   end do
 
+  ! MPI_Allgatherv, left group sending: counts differ per process (the first
+  ! sends nothing), displacements in reverse order with gaps.
+  allocate(counts(rsize), displs(rsize))
+  scount = 0
+  if (is_left) scount = mod(wrank, 3) * 1000
+  counts = 0
+  displs = 0
+  if (.not. is_left) then
+    pos = 2
+    do i = rsize, 1, -1
+      counts(i) = mod(i - 1, 3) * 1000
+      displs(i) = pos
+      pos = pos + counts(i) + 5
+    end do
+  end if
+  got = -1
+  ref = -1
+  call MPI_Allgatherv(sbuf, scount, MPI_DOUBLE_PRECISION, got, counts, displs, MPI_DOUBLE_PRECISION, inter)
+  call PMPI_Allgatherv(sbuf, scount, MPI_DOUBLE_PRECISION, ref, counts, displs, MPI_DOUBLE_PRECISION, inter)
+  if (any(got /= ref)) then
+    print *, 'TEST FAILURE: MPI_Allgatherv differs from native'
+    call MPI_Abort(MPI_COMM_WORLD, 1)
+  end if
+  served = served + 1
+
   allocate(inplace(wsize))
   inplace = -1
   inplace(wrank + 1) = wrank * 3
@@ -54,7 +80,7 @@ program allgather_f08
   end do
 
   if (wrank == 0) then
-    print '(a,i0,a,i0)', 'expect served moved=', served, ' fortran=', served
+    print '(a,i0,a,i0)', 'expect served moved=', served, ' full=1 allgatherv=1 fortran=', served
     print '(a)', 'PASS allgather_f08'
   end if
   call MPI_Comm_free(inter)

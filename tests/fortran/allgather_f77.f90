@@ -7,7 +7,8 @@ program allgather_f77
   include 'mpif.h'
   integer, parameter :: n = 50000
   integer :: ierr, wrank, wsize, left, color, local, inter, rsize, dir, i, served
-  integer :: scount, rcount
+  integer :: scount, rcount, pos
+  integer, allocatable :: counts(:), displs(:)
   integer, allocatable :: sbuf(:), got(:), ref(:), inplace(:)
   logical :: is_left
 
@@ -44,6 +45,31 @@ program allgather_f77
     served = served + 1
   end do
 
+  ! MPI_Allgatherv, left group sending: counts differ per process (the first
+  ! sends nothing), displacements in reverse order with gaps.
+  allocate(counts(rsize), displs(rsize))
+  scount = 0
+  if (is_left) scount = mod(wrank, 3) * 1000
+  counts = 0
+  displs = 0
+  if (.not. is_left) then
+    pos = 2
+    do i = rsize, 1, -1
+      counts(i) = mod(i - 1, 3) * 1000
+      displs(i) = pos
+      pos = pos + counts(i) + 5
+    end do
+  end if
+  got = -1
+  ref = -1
+  call MPI_Allgatherv(sbuf, scount, MPI_INTEGER, got, counts, displs, MPI_INTEGER, inter, ierr)
+  call PMPI_Allgatherv(sbuf, scount, MPI_INTEGER, ref, counts, displs, MPI_INTEGER, inter, ierr)
+  if (any(got /= ref)) then
+    print *, 'TEST FAILURE: MPI_Allgatherv differs from native'
+    call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+  end if
+  served = served + 1
+
   ! MPI_IN_PLACE on the intra-communicator MPI_COMM_WORLD (goes native).
   allocate(inplace(wsize))
   inplace = -1
@@ -57,7 +83,7 @@ program allgather_f77
   end do
 
   if (wrank == 0) then
-    print '(a,i0,a,i0)', 'expect served moved=', served, ' fortran=', served
+    print '(a,i0,a,i0)', 'expect served moved=', served, ' full=1 allgatherv=1 fortran=', served
     print '(a)', 'PASS allgather_f77'
   end if
   call MPI_Comm_free(inter, ierr)

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Fortran callers (mpif.h and mpi_f08) under LD_PRELOAD, both topologies:
+# Fortran callers (mpif.h and mpi_f08) of MPI_Allgather and MPI_Allgatherv
+# under LD_PRELOAD, both topologies:
 # results against native, and proof in the summary that the Fortran entry
 # points took the shim's path.  Open MPI's Fortran wrapper compiler is
 # required: if it is missing, this script installs it; it never skips.
@@ -27,6 +28,7 @@ for topology in fully-connected ring; do
         expect_summary "$topology" "$(expected_moved)"
         expect_summary fortran-calls "$(expected_moved)"
         expect_summary full-duplex-calls 1
+        expect_summary allgatherv-calls 1
         expect_summary intra-communicator 1
         echo "ok $prog ($topology)"
     done

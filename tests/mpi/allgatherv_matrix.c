@@ -1,0 +1,116 @@
+/*
+ * Inter-communicator MPI_Allgatherv compared byte for byte with
+ * PMPI_Allgatherv on the same communicator: half duplex both ways and full
+ * duplex; per-process counts including zeros; displacements in reverse
+ * (non-monotonic) order with gaps that must stay untouched; MPI_INT and a
+ * resized struct with a non-zero lower bound.
+ * usage: allgatherv_matrix LEFT [SCALE]
+ */
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    MPI_Comm inter;
+    int is_left, local_size, remote_size, local_rank;
+    long moved, full, empty;
+} ctx;
+
+/* Elements sent by process `rank` of a group when the call's scale is
+ * `scale`: every third process sends nothing, the others differ. */
+static int count_of(int rank, int scale)
+{
+    return rank % 3 == 1 ? 0 : scale * (rank + 1) / 2 + rank;
+}
+
+static int group_sends(int size, int scale)
+{
+    for (int r = 0; r < size && scale > 0; r++)
+        if (count_of(r, scale) > 0)
+            return 1;
+    return 0;
+}
+
+/* Reverse order with gaps: block remote_size-1 first, two elements apart. */
+static int layout(int n, int scale, int *counts, int *displs)
+{
+    int cursor = 3;
+    for (int i = n - 1; i >= 0; i--) {
+        counts[i] = count_of(i, scale);
+        displs[i] = cursor;
+        cursor += counts[i] + 2;
+    }
+    return cursor;
+}
+
+static void run_case(ctx *c, int type_id, int left_scale, int right_scale)
+{
+    MPI_Datatype type = test_type(type_id);
+    int my_scale = c->is_left ? left_scale : right_scale, remote_scale = c->is_left ? right_scale : left_scale;
+    int scount = my_scale > 0 ? count_of(c->local_rank, my_scale) : 0;
+    int *counts = calloc((size_t)c->remote_size, sizeof(int)), *displs = calloc((size_t)c->remote_size, sizeof(int));
+    int span = 0;
+    if (remote_scale > 0)
+        span = layout(c->remote_size, remote_scale, counts, displs);
+    size_t sspan = test_span(type, scount), rspan = test_span(type, span) + 64;
+    int wrank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    unsigned char *sbuf = malloc(sspan + 1), *expected = malloc(rspan), *got = malloc(rspan);
+    test_fill(sbuf, sspan, (unsigned)(wrank * 977 + scount + type_id));
+    test_fill(expected, rspan, 5);
+    memcpy(got, expected, rspan);
+
+    if (PMPI_Allgatherv(sbuf, scount, type, expected, counts, displs, type, c->inter) != MPI_SUCCESS)
+        TEST_FAIL("native PMPI_Allgatherv failed");
+    if (MPI_Allgatherv(sbuf, scount, type, got, counts, displs, type, c->inter) != MPI_SUCCESS)
+        TEST_FAIL("MPI_Allgatherv failed");
+    char what[160];
+    snprintf(what, sizeof what, "allgatherv left scale %d right scale %d %s", left_scale, right_scale,
+             test_type_name(type_id));
+    if (test_compare(expected, got, rspan, what))
+        TEST_FAIL("result differs from native: %s", what);
+    /* A group "sends" when some process of it has a non-zero count. */
+    int left_size = c->is_left ? c->local_size : c->remote_size;
+    int right_size = c->is_left ? c->remote_size : c->local_size;
+    int left_sends = group_sends(left_size, left_scale), right_sends = group_sends(right_size, right_scale);
+    c->moved += left_sends || right_sends;
+    c->full += left_sends && right_sends;
+    c->empty += !left_sends && !right_sends;
+    free(counts);
+    free(displs);
+    free(sbuf);
+    free(expected);
+    free(got);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    if (argc < 2)
+        TEST_FAIL("usage: allgatherv_matrix LEFT [SCALE]");
+    int scale = argc > 2 ? atoi(argv[2]) : 50000;
+    ctx c = { 0 };
+    c.inter = test_intercomm(atoi(argv[1]), &c.is_left);
+    MPI_Comm_size(c.inter, &c.local_size);
+    MPI_Comm_remote_size(c.inter, &c.remote_size);
+    MPI_Comm_rank(c.inter, &c.local_rank);
+    const int types[] = { TEST_INT, TEST_STRUCT_LB };
+    const int scales[] = { 1, 7, scale };
+    for (int t = 0; t < 2; t++) {
+        for (int k = 0; k < 3; k++) {
+            run_case(&c, types[t], scales[k], 0);
+            run_case(&c, types[t], 0, scales[k]);
+            run_case(&c, types[t], scales[k], scales[(k + 1) % 3]);
+        }
+        run_case(&c, types[t], 0, 0);
+    }
+    int wrank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    if (wrank == 0)
+        printf("expect served moved=%ld full=%ld empty=%ld\nPASS allgatherv_matrix\n", c.moved, c.full, c.empty);
+    MPI_Comm_free(&c.inter);
+    MPI_Finalize();
+    return 0;
+}

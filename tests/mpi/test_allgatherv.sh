@@ -1,0 +1,21 @@
+#!/bin/bash
+# Inter-communicator MPI_Allgatherv against native, for the foundation's
+# (p, q) matrix, under both topologies (and both ring schedules): half and
+# full duplex, zero counts, gaps, non-monotonic displacements; the summary
+# must show every call that moved data served as an allgatherv.
+. "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
+export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1
+pairs="1,7 7,1 3,8 8,3"
+for p in 1 2 3 4 5; do for q in 1 2 3 4 5; do pairs="$pairs $p,$q"; done; done
+for setting in fully-connected:optimal ring:optimal ring:paper; do
+    export INTERGATHER_TOPOLOGY=${setting%:*} INTERGATHER_RING_SCHEDULE=${setting#*:}
+    for pq in $pairs; do
+        p=${pq%,*}; q=${pq#*,}
+        run_preloaded $((p + q)) "$TESTS_BIN/allgatherv_matrix" "$p"
+        expect_pass allgatherv_matrix
+        expect_summary "$INTERGATHER_TOPOLOGY" "$(expected_moved)"
+        expect_summary allgatherv-calls "$(expected_moved)"
+        expect_summary full-duplex-calls "$(expected_full)"
+    done
+    echo "ok $setting: every (p, q)"
+done
