@@ -21,6 +21,15 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden visibility: only what is marked here and
+ * the MPI entry points are exported, so none of its internal names can clash
+ * with a symbol of the program it is preloaded into. */
+#if defined(__GNUC__)
+#define INTERGATHER_API __attribute__((visibility("default")))
+#else
+#define INTERGATHER_API
+#endif
+
 typedef struct ig_pair ig_pair;
 
 typedef enum {
@@ -30,38 +39,38 @@ typedef enum {
 
 /* Collective over comm.  The pair keeps private duplicates, so comm may be
  * freed afterwards and no internal message can match a user's receive. */
-int ig_pair_create(MPI_Comm comm, int p, ig_pair **pair);
-int ig_pair_free(ig_pair **pair);
-int ig_pair_senders(const ig_pair *pair);
-int ig_pair_receivers(const ig_pair *pair);
+INTERGATHER_API int ig_pair_create(MPI_Comm comm, int p, ig_pair **pair);
+INTERGATHER_API int ig_pair_free(ig_pair **pair);
+INTERGATHER_API int ig_pair_senders(const ig_pair *pair);
+INTERGATHER_API int ig_pair_receivers(const ig_pair *pair);
 
 /* The paper's fully connected algorithm (section III), any p, q >= 1. */
-int ig_pair_allgather_fc(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+INTERGATHER_API int ig_pair_allgather_fc(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                          void *recvbuf, int recvcount, MPI_Datatype recvtype);
 
 /* The paper's ring algorithm (section IV): neighbour-only transfers in ring
  * order (senders 0..p-1, then receivers), one send and one receive per
  * process and step.  IG_RING_OPTIMAL takes p + floor(q/2) steps for every
  * p, q >= 1; IG_RING_PAPER takes p + q/2 for even p, q (dummies otherwise). */
-int ig_pair_allgather_ring(ig_pair *pair, ig_ring_kind kind, const void *sendbuf, int sendcount,
+INTERGATHER_API int ig_pair_allgather_ring(ig_pair *pair, ig_ring_kind kind, const void *sendbuf, int sendcount,
                            MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype);
 
 /* The intra-group ring allgather over all p + q processes (p + q - 1 steps):
  * the paper's baseline on a ring, for benchmarks. */
-int ig_pair_allgather_intra_ring(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+INTERGATHER_API int ig_pair_allgather_intra_ring(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype);
 
 /* Full duplex: both groups send (ranks 0..p-1 one group, p.. the other);
  * every process passes its own block and its receive buffer, which gets the
  * remote group's blocks.  Fully connected (Kang, Traff et al.): blocks spread
  * over the remote group, one exchange, one allgatherv per group. */
-int ig_pair_allgather_fd(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+INTERGATHER_API int ig_pair_allgather_fd(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                          int recvcount, MPI_Datatype recvtype);
 
 /* Root gathering, the algorithm Open MPI and MPICH use for inter-communicator
  * allgather (gather to sender 0, send to receiver 0, broadcast): the baseline
  * for benchmarks and simulations. */
-int ig_pair_allgather_root_gathering(ig_pair *pair, const void *sendbuf, int sendcount,
+INTERGATHER_API int ig_pair_allgather_root_gathering(ig_pair *pair, const void *sendbuf, int sendcount,
                                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                      MPI_Datatype recvtype);
 

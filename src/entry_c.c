@@ -6,6 +6,7 @@
  * it sees only the user's call.
  */
 #include "classify.h"
+#include "intergather.h"
 #include "mpi_identity.h"
 #include "runtime.h"
 
@@ -13,7 +14,7 @@
 
 /* Assumes: nothing beyond the standard.  Guarantees: a result byte-identical
  * to PMPI_Allgather's, or the call is PMPI_Allgather's. */
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+INTERGATHER_API int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     ig_call call = { .op = IG_OP_ALLGATHER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
@@ -30,7 +31,7 @@ fallback:
 
 /* Assumes: nothing beyond the standard.  Guarantees: a result byte-identical
  * to PMPI_Allgatherv's, or the call is PMPI_Allgatherv's. */
-int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+INTERGATHER_API int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     ig_call call = { .op = IG_OP_ALLGATHERV, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
@@ -48,7 +49,7 @@ fallback:
 
 /* Start-up hooks: so the finalize summary appears even in programs whose
  * first collective is not an allgather. */
-int MPI_Init(int *argc, char ***argv)
+INTERGATHER_API int MPI_Init(int *argc, char ***argv)
 {
     int ours = ig_mpi_identity_matches(); /* before anything else: no handles otherwise */
     int rc = PMPI_Init(argc, argv);
@@ -57,7 +58,7 @@ int MPI_Init(int *argc, char ***argv)
     return rc;
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+INTERGATHER_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int ours = ig_mpi_identity_matches(); /* before anything else: no handles otherwise */
     int rc = PMPI_Init_thread(argc, argv, required, provided);

@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include "classify.h"
+#include "intergather.h"
 #include "mpi_identity.h"
 
 #include <dlfcn.h>
@@ -169,8 +170,8 @@ static void fortran_allgatherv(const char *name, void *sendbuf, MPI_Fint *sendco
 }
 
 #define IG_FORTRAN_ALLGATHER(name)                                                                            \
-    void name(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,     \
-              MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);                                          \
+    INTERGATHER_API void name(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,          \
+                              MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);     \
     void name(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,     \
               MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)                                           \
     {                                                                                                         \
@@ -178,8 +179,9 @@ static void fortran_allgatherv(const char *name, void *sendbuf, MPI_Fint *sendco
     }
 
 #define IG_FORTRAN_ALLGATHERV(name)                                                                           \
-    void name(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,    \
-              MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);                        \
+    INTERGATHER_API void name(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,          \
+                              MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm,     \
+                              MPI_Fint *ierror);                                                              \
     void name(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,    \
               MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)                         \
     {                                                                                                         \

@@ -14,6 +14,7 @@
 #    docs/data/shm-bench.csv, docs/data/shm-shim.csv,
 #    docs/figures/shm-bench.png, docs/figures/shm-shim.png
 # Environment: CONFIGS ("P:Q ..."), SIZES (bench --sizes), DEMO_SIZES (bytes),
+# PHASES ("bench demo" or one of them; the report reads whatever RAW holds),
 # REPS (bench runs), DEMO_REPS (demo runs), ITERS, RAW (raw-run directory, default a temporary one), MPIRUN.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,7 +47,10 @@ fi
 mkdir -p "$RAW" docs/data docs/figures
 echo "raw runs in $RAW; $(nproc) cores, processes are oversubscribed" >&2
 
+PHASES=${PHASES:-"bench demo"}
+
 # --- 1. the benchmark --------------------------------------------------------
+if [[ " $PHASES " == *" bench "* ]]; then
 for rep in $(seq 1 "$REPS"); do
     for c in $CONFIGS; do
         p=${c%:*} q=${c#*:}
@@ -56,6 +60,7 @@ for rep in $(seq 1 "$REPS"); do
             --csv "$RAW/bench-$p-$q-$rep.csv" 2>"$RAW/bench-$p-$q-$rep.log"
     done
 done
+fi
 
 # --- 2. the whole shim path with the unmodified demo -------------------------
 demo_run() { # demo_run MODE P Q BYTES REP
@@ -76,6 +81,7 @@ demo_run() { # demo_run MODE P Q BYTES REP
     dig=$(sed -n 's/.* digest=\([0-9a-f]*\).*/\1/p' <<<"$line")
     echo "$mode,$p,$q,$bytes,$rep,$med,$dig" >>"$RAW/demo.csv"
 }
+if [[ " $PHASES " == *" demo "* ]]; then
 echo "mode,p,q,bytes,rep,median_ms,digest" >"$RAW/demo.csv"
 for rep in $(seq 1 "$DEMO_REPS"); do
     for c in $CONFIGS; do
@@ -88,5 +94,6 @@ for rep in $(seq 1 "$DEMO_REPS"); do
         done
     done
 done
+fi
 
 "$PY" "$top/scripts/bench/shm_report.py" "$RAW" docs/data docs/figures

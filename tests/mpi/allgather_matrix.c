@@ -36,32 +36,24 @@ static void run_case(ctx *c, int type_id, int left_count, int right_count)
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
 
-    unsigned char *sbuf = malloc(sspan + 1), *expected = malloc(rspan), *got = malloc(rspan);
-    if (!sbuf || !expected || !got)
-        TEST_FAIL("out of memory");
-    test_fill(sbuf, sspan, (unsigned)(wrank * 131 + scount + type_id));
-    test_fill(expected, rspan, 7);
-    memcpy(got, expected, rspan);
-
-    if (PMPI_Allgather(sbuf, scount, type, expected, rcount, type, c->inter) != MPI_SUCCESS)
+    test_buffers b;
+    test_buffers_open(&b, sspan, rspan, (unsigned)(wrank * 131 + scount + type_id));
+    if (PMPI_Allgather(b.sbuf, scount, type, b.expected, rcount, type, c->inter) != MPI_SUCCESS)
         TEST_FAIL("native PMPI_Allgather failed");
-    if (MPI_Allgather(sbuf, scount, type, got, rcount, type, c->inter) != MPI_SUCCESS)
+    if (MPI_Allgather(b.sbuf, scount, type, b.got, rcount, type, c->inter) != MPI_SUCCESS)
         TEST_FAIL("MPI_Allgather failed");
 
     char what[160];
     snprintf(what, sizeof what, "left sends %d, right sends %d x %s", left_count, right_count,
              test_type_name(type_id));
-    if (test_compare(expected, got, rspan, what))
-        TEST_FAIL("result differs from native: %s", what);
+    test_buffers_check(&b, what);
+    test_buffers_close(&b);
     if (left_count > 0 || right_count > 0)
         c->moved++;
     else
         c->empty++;
     if (left_count > 0 && right_count > 0)
         c->full++;
-    free(sbuf);
-    free(expected);
-    free(got);
 }
 
 int main(int argc, char **argv)

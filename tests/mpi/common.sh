@@ -160,3 +160,17 @@ expect_pass() {
         return 1
     fi
 }
+
+# test_pairs: the (p, q) matrix as "p,q" words: {1..5} x {1..5} plus four
+# lopsided pairs.  IG_TEST_QUICK=1 (used for the repeat runs inside `make
+# distcheck` and the second MPI build) keeps the lopsided pairs and the
+# square and near-square ones.
+test_pairs() {
+    local pairs="1,7 7,1 3,8 8,3" p q
+    if [ "${IG_TEST_QUICK:-0}" = 1 ]; then
+        echo "$pairs 1,1 2,2 2,3 3,2 4,5"
+        return
+    fi
+    for p in 1 2 3 4 5; do for q in 1 2 3 4 5; do pairs="$pairs $p,$q"; done; done
+    echo "$pairs"
+}

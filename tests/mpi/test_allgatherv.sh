@@ -5,8 +5,7 @@
 # must show every call that moved data served as an allgatherv.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1
-pairs="1,7 7,1 3,8 8,3"
-for p in 1 2 3 4 5; do for q in 1 2 3 4 5; do pairs="$pairs $p,$q"; done; done
+pairs=$(test_pairs)
 for setting in fully-connected:optimal ring:optimal ring:paper; do
     export INTERGATHER_TOPOLOGY=${setting%:*} INTERGATHER_RING_SCHEDULE=${setting#*:}
     for pq in $pairs; do

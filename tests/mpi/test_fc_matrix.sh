@@ -8,8 +8,7 @@ export INTERGATHER_TOPOLOGY=${INTERGATHER_TOPOLOGY:-fully-connected}
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1
 algo=${IG_EXPECT_ALGO:-fully-connected}
 
-pairs="1,7 7,1 3,8 8,3"
-for p in 1 2 3 4 5; do for q in 1 2 3 4 5; do pairs="$pairs $p,$q"; done; done
+pairs=$(test_pairs)
 
 for pq in $pairs; do
     p=${pq%,*}; q=${pq#*,}

@@ -110,3 +110,30 @@ int test_compare(const void *expected, const void *got, size_t bytes, const char
     }
     return 0;
 }
+
+void test_buffers_open(test_buffers *b, size_t sspan, size_t rspan, unsigned seed)
+{
+    b->sspan = sspan;
+    b->rspan = rspan;
+    b->sbuf = malloc(sspan + 1);
+    b->expected = malloc(rspan + 1);
+    b->got = malloc(rspan + 1);
+    if (!b->sbuf || !b->expected || !b->got)
+        TEST_FAIL("out of memory");
+    test_fill(b->sbuf, sspan, seed);
+    test_fill(b->expected, rspan, 7);
+    memcpy(b->got, b->expected, rspan);
+}
+
+void test_buffers_check(const test_buffers *b, const char *what)
+{
+    if (test_compare(b->expected, b->got, b->rspan, what))
+        TEST_FAIL("result differs from native: %s", what);
+}
+
+void test_buffers_close(test_buffers *b)
+{
+    free(b->sbuf);
+    free(b->expected);
+    free(b->got);
+}

@@ -30,4 +30,16 @@ void test_fill(void *buf, size_t bytes, unsigned seed);
  * difference.  Returns 0 when equal. */
 int test_compare(const void *expected, const void *got, size_t bytes, const char *what);
 
+/* One comparison's buffers: a filled send block, and the native and the
+ * intercepted receive buffers, filled alike so untouched gaps compare too. */
+typedef struct {
+    unsigned char *sbuf, *expected, *got;
+    size_t sspan, rspan;
+} test_buffers;
+
+void test_buffers_open(test_buffers *b, size_t sspan, size_t rspan, unsigned seed);
+/* Fails the test (with `what`) unless both receive buffers are identical. */
+void test_buffers_check(const test_buffers *b, const char *what);
+void test_buffers_close(test_buffers *b);
+
 #endif

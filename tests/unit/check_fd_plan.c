@@ -1,6 +1,8 @@
 /* Unit tests: the full-duplex block ranges and the cost model (no MPI). */
 #include "fd_plan.h"
 
+#include "check_runner.h"
+
 #include <check.h>
 #include <stdlib.h>
 
@@ -79,9 +81,5 @@ int main(void)
     tcase_add_test(tc, choice_is_symmetric);
     tcase_add_test(tc, full_duplex_wins_for_large_blocks);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return ig_run_suite(s);
 }

@@ -1,6 +1,8 @@
 /* Unit tests: parsing of the INTERGATHER_* settings (no MPI). */
 #include "settings.h"
 
+#include "check_runner.h"
+
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,9 +163,5 @@ int main(void)
     tcase_add_test(tc, load_values_and_warn_on_garbage);
     tcase_add_test(tc, fingerprint_tracks_algorithm_choice_only);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return ig_run_suite(s);
 }

@@ -1,0 +1,150 @@
+#!/bin/bash
+# Reproduce the paper's Figure 4 (Kang et al., half-duplex inter-group
+# all-to-all broadcast; 12 panels, cost vs block size 32 KiB..4 MiB) in
+# simulation with SimGrid SMPI.  See docs/simulation.md.
+#
+#   scripts/simgrid/figure4.sh --quick        the six 256-process panels (d e f j k l)
+#   scripts/simgrid/figure4.sh                all twelve panels (about 2 CPU-hours or more)
+#   scripts/simgrid/figure4.sh --panels a,g   chosen panels
+#   scripts/simgrid/figure4.sh --plot-only    redraw from docs/data/figure4-*.csv
+#
+# Options:
+#   --label TEXT   run label recorded for each panel (default: quick, full or panels)
+#   --iters N      timed calls per point (default 1: SMPI time is deterministic)
+#   --warmup N     untimed calls before them (default 1: the first call builds
+#                  the algorithm's sub-communicators)
+#   --no-build     use the existing $IG_SIM_BUILD/intergather-bench
+#   --no-plot      only simulate
+#
+# Environment: IG_SIM_BUILD (default /tmp/intergather-simbuild), IG_SIM_WORK
+# (platforms, hostfiles, logs; default /tmp/intergather-sim), PYTHON (for
+# the plot; default /usr/bin/python3, which has Debian's matplotlib).
+#
+# Per panel it writes docs/data/figure4-<panel>.csv (the benchmark's CSV,
+# replaced only when the panel's run succeeds) and a row of
+# docs/data/figure4-runs.csv (label, platform, command, wall and CPU time);
+# then docs/figures/figure4.png and docs/data/figure4-ratios.md.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here="$top/scripts/simgrid"
+build=${IG_SIM_BUILD:-/tmp/intergather-simbuild}
+work=${IG_SIM_WORK:-/tmp/intergather-sim}
+python=${PYTHON:-/usr/bin/python3}
+data="$top/docs/data"
+figures="$top/docs/figures"
+
+# panel  topology  p  q  platform  hostfile  ranks-per-node   (the paper's order, a..l)
+PANELS="
+a fc   512 512 cori_df.xml hosts-1024x8.txt 8
+b fc   256 768 cori_df.xml hosts-1024x8.txt 8
+c fc   768 256 cori_df.xml hosts-1024x8.txt 8
+d fc   128 128 cori_df.xml hosts-256x1.txt  1
+e fc    64 192 cori_df.xml hosts-256x1.txt  1
+f fc   192  64 cori_df.xml hosts-256x1.txt  1
+g ring 512 512 ring128.xml hosts-1024x8.txt 8
+h ring 256 768 ring128.xml hosts-1024x8.txt 8
+i ring 768 256 ring128.xml hosts-1024x8.txt 8
+j ring 128 128 ring256.xml hosts-256x1.txt  1
+k ring  64 192 ring256.xml hosts-256x1.txt  1
+l ring 192  64 ring256.xml hosts-256x1.txt  1
+"
+QUICK="d e f j k l"
+FULL="d e f j k l a b c g h i" # cheap panels first
+
+SIZES=32K:4M
+# MPICH's choices (the paper ran Cray MPICH 7.6): SMPI's mpich selector with
+# its two non-MPICH picks overridden (large allgather -> neighbour ring
+# NTSLR; bcast -> scatter + ring allgather).  Payload and scratch buffers are
+# folded onto shared memory (no data is moved, only timed).
+SMPI_CFG=(
+    --cfg=smpi/coll-selector:mpich
+    --cfg=smpi/allgather:NTSLR
+    --cfg=smpi/bcast:scatter_LR_allgather
+    --cfg=smpi/simulate-computation:no
+    --cfg=smpi/shared-malloc-blocksize:268435456
+    --cfg=smpi/auto-shared-malloc-thresh:65536
+    --cfg=smpi/privatization:no
+)
+
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+
+panels="" label="" iters=1 warmup=1 do_build=1 do_run=1 do_plot=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --quick) panels=$QUICK; label=${label:-quick} ;;
+    --panels) panels=$(echo "$2" | tr ',' ' '); label=${label:-panels}; shift ;;
+    --label) label=$2; shift ;;
+    --iters) iters=$2; shift ;;
+    --warmup) warmup=$2; shift ;;
+    --no-build) do_build=0 ;;
+    --no-plot) do_plot=0 ;;
+    --plot-only) do_build=0; do_run=0 ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "figure4.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+panels=${panels:-$FULL}
+label=${label:-full}
+
+panel_row() { echo "$PANELS" | awk -v id="$1" '$1 == id'; }
+for id in $panels; do
+    [ -n "$(panel_row "$id")" ] || { echo "figure4.sh: no panel '$id' (a..l)" >&2; exit 2; }
+done
+
+mkdir -p "$data" "$figures" "$work/logs"
+runs="$data/figure4-runs.csv"
+
+if [ $do_run = 1 ]; then
+    if [ $do_build = 1 ]; then
+        IG_SIM_BUILD="$build" "$here/build.sh" >/dev/null
+    fi
+    bin="$build/intergather-bench"
+    [ -x "$bin" ] || { echo "figure4.sh: $bin missing (run without --no-build)" >&2; exit 1; }
+    python3 "$here/platforms.py" --out "$work/platforms"
+
+    [ -f "$runs" ] || echo "panel,topology,p,q,ranks_per_node,platform,label,finished_utc,wall_s,cpu_s,status,build,command" >"$runs"
+    for id in $panels; do
+        read -r _ topo p q plat hosts ppn <<<"$(panel_row "$id")"
+        np=$((p + q))
+        if [ "$topo" = fc ]; then algos=fc,root-gathering; else algos=ring-optimal,ring-paper,intra-ring; fi
+        out="$data/figure4-$id.csv"
+        tmp="$work/figure4-$id.csv.partial"
+        log="$work/logs/figure4-$id.log"
+        cmd=(smpirun -platform "$work/platforms/$plat" -hostfile "$work/platforms/$hosts" -np "$np"
+             "${SMPI_CFG[@]}" --log=root.thresh:warning
+             "$bin" --intra -p "$p" --sizes "$SIZES" --iters "$iters" --warmup "$warmup"
+             --algos "$algos" --csv "$tmp")
+        echo "figure4.sh: panel $id ($topo $p/$q, $ppn per node, $plat): started $(date -u +%H:%M:%S)" >&2
+        rm -f "$tmp"
+        status=ok
+        start=$(date +%s)
+        /usr/bin/time -f "%e %U %S" -o "$work/logs/figure4-$id.time" "${cmd[@]}" >"$log" 2>&1 || status=failed
+        [ -s "$tmp" ] && [ "$(wc -l <"$tmp")" -gt 1 ] || status=failed
+        read -r wall usr sys <"$work/logs/figure4-$id.time" 2>/dev/null || { wall=$(($(date +%s) - start)); usr=0; sys=0; }
+        cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%.0f", u + s }')
+        if [ $status = ok ]; then
+            mv "$tmp" "$out"
+        else
+            echo "figure4.sh: panel $id FAILED; see $log (previous $out kept)" >&2
+            tail -n 5 "$log" >&2 || true
+        fi
+        buildid=$(sed -n 's/^driver .* sha256 \(.\{12\}\).*/bench:\1/p' "$build/BUILD-INFO" | head -n 1)
+        buildid="$buildid $(sed -n 's/^commit \(.\{12\}\).*/commit:\1/p' "$build/BUILD-INFO" | head -n 1)"
+        printf -v shown '%q ' "${cmd[@]}"
+        shown=${shown//$work/\$IG_SIM_WORK}
+        shown=${shown//$build/\$IG_SIM_BUILD}
+        shown=${shown//\"/\'}
+        # One row per panel: a new run of a panel replaces its row.
+        grep -v "^$id," "$runs" >"$runs.tmp" || true
+        echo "$id,$topo,$p,$q,$ppn,$plat,$label,$(date -u +%Y-%m-%dT%H:%M:%SZ),$wall,$cpu,$status,$buildid,\"$shown\"" >>"$runs.tmp"
+        { head -n 1 "$runs.tmp"; tail -n +2 "$runs.tmp" | sort; } >"$runs"
+        rm -f "$runs.tmp"
+        echo "figure4.sh: panel $id $status (wall ${wall}s, cpu ${cpu}s)" >&2
+    done
+fi
+
+if [ $do_plot = 1 ]; then
+    "$python" "$here/plot_figure4.py" --data "$data" --png "$figures/figure4.png" --table "$data/figure4-ratios.md"
+fi

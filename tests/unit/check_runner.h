@@ -1,0 +1,18 @@
+/* The one main() body every unit-test program shares: run the suite, exit
+ * non-zero if anything failed. */
+#ifndef IG_CHECK_RUNNER_H
+#define IG_CHECK_RUNNER_H
+
+#include <check.h>
+#include <stdlib.h>
+
+static inline int ig_run_suite(Suite *suite)
+{
+    SRunner *sr = srunner_create(suite);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+#endif
