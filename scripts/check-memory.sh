@@ -1,13 +1,14 @@
 #!/bin/bash
 # Memory checks of the shim in real MPI jobs:
-#  1. AddressSanitizer (+ LeakSanitizer): a separate build instrumented with
-#     -fsanitize=address, preloaded after libasan, runs the allgather and
-#     allgatherv matrices (both topologies), the communicator churn and the
-#     Fortran-free fallbacks; any error or any leak from intergather's own
-#     allocations fails.  Leaks inside the MPI library are suppressed (they
-#     are Open MPI's, reported by every MPI program).
-#  2. valgrind memcheck on a small job: no invalid reads or writes, no use
-#     of uninitialised values in intergather's code.
+#  1. AddressSanitizer: the library instrumented with -fsanitize=address,
+#     preloaded after libasan, runs the allgather and allgatherv matrices
+#     (both topologies), the communicator churn and the fallbacks; any
+#     invalid access fails.  Leak detection is left to valgrind: Open MPI
+#     unloads its components at finalize, after which LeakSanitizer cannot
+#     tell whose allocation a leak was and blames whatever module it finds.
+#  2. valgrind memcheck on small jobs (both topologies, allgather and
+#     allgatherv): no invalid access, no use of uninitialised values and no
+#     definite or indirect leak with intergather's code on the stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -28,23 +29,12 @@ lib_sources=$(ls src/*.c)
 $mpicc -shared -fPIC -O1 -g -fsanitize=address -fno-omit-frame-pointer -I. -Isrc -Iinclude -DHAVE_CONFIG_H \
     $lib_sources -o "$work/libintergather.so"
 libasan=$(gcc -print-file-name=libasan.so)
-cat >"$work/lsan.supp" <<'SUPP'
-leak:libmpi.so
-leak:libopen-pal.so
-leak:libopen-rte.so
-leak:libhwloc.so
-leak:libevent
-leak:libpmix.so
-leak:mca_
-leak:libgfortran
-SUPP
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1
-export LSAN_OPTIONS=suppressions=$work/lsan.supp:print_suppressions=0
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1
 asan_run() { # NP PROGRAM ARGS...
     local np=$1; shift
     if ! "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$libasan $work/libintergather.so" \
-        -x ASAN_OPTIONS -x LSAN_OPTIONS -x INTERGATHER_MIN_BYTES -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY \
-        "$@" >"$work/out" 2>&1 || grep -q 'ERROR: \(Address\|Leak\)Sanitizer' "$work/out" \
+        -x ASAN_OPTIONS -x INTERGATHER_MIN_BYTES -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY \
+        "$@" >"$work/out" 2>&1 || grep -q 'ERROR: AddressSanitizer' "$work/out" \
         || ! grep -q 'intergather: summary' "$work/out"; then
         cat "$work/out" >&2
         echo "check-memory: AddressSanitizer run failed: $*" >&2
@@ -68,17 +58,26 @@ if ! command -v valgrind >/dev/null; then
     $SUDO apt-get install -y -qq valgrind >/dev/null
 fi
 supp=$(ls /usr/share/openmpi/openmpi-valgrind.supp 2>/dev/null || true)
-# Errors are reported only when a stack frame is in intergather's own code:
+# Errors and leaks count only with a stack frame in intergather's own code:
 # Open MPI's transports trip memcheck on their own.
-"$MPIRUN" --oversubscribe -np 3 -x LD_PRELOAD="$top/src/.libs/libintergather.so" -x INTERGATHER_MIN_BYTES \
-    -x INTERGATHER_VERBOSE valgrind -q --error-limit=no ${supp:+--suppressions=$supp} \
-    --log-file="$work/vg.%p" "$top/tests/mpi/allgather_matrix" 1 1000 >"$work/out" 2>&1 \
-    || { cat "$work/out" >&2; exit 1; }
-grep -q 'PASS allgather_matrix' "$work/out" || { cat "$work/out" >&2; exit 1; }
-if grep -l -E 'at 0x[0-9A-F]+: ig_|by 0x[0-9A-F]+: (ig_|MPI_Allgather|fc_|ring_|spread|exchange|assemble)' \
-    "$work"/vg.* >/dev/null 2>&1; then
-    grep -B3 -A20 -E ': (ig_|fc_|ring_|MPI_Allgather)' "$work"/vg.* >&2
-    echo "check-memory: valgrind reports errors in intergather's code" >&2
-    exit 1
-fi
-echo "ok valgrind: no errors in intergather's code"
+ours='(ig_[a-z_]+|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|spread|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|dispatch_agreed|serve|fortran_allgatherv?) \('
+vg_run() { # LABEL NP PROGRAM ARGS...
+    local label=$1 np=$2; shift 2
+    rm -f "$work"/vg.*
+    "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$top/src/.libs/libintergather.so" -x INTERGATHER_MIN_BYTES \
+        -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY valgrind -q --error-limit=no --leak-check=full \
+        --show-leak-kinds=definite,indirect ${supp:+--suppressions=$supp} --log-file="$work/vg.%p" "$@" \
+        >"$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
+    grep -q '^PASS' "$work/out" || { cat "$work/out" >&2; exit 1; }
+    if grep -q -E "(at|by) 0x[0-9A-F]+: $ours" "$work"/vg.*; then
+        cat "$work"/vg.* >&2
+        echo "check-memory: valgrind reports errors or leaks in intergather's code ($label)" >&2
+        exit 1
+    fi
+    echo "ok valgrind $label"
+}
+for topology in fully-connected ring; do
+    export INTERGATHER_TOPOLOGY=$topology
+    vg_run "allgather $topology" 3 "$top/tests/mpi/allgather_matrix" 1 1000
+    vg_run "allgatherv $topology" 3 "$top/tests/mpi/allgatherv_matrix" 2 500
+done
