@@ -24,11 +24,11 @@ AC_DEFUN([IG_LAUNCHER_IMPL], [
 AC_DEFUN([IG_PROG_MPIRUN], [
   AC_ARG_VAR([MPIRUN], [MPI launcher for the tests (default: the one of the same MPI as MPICC)])
   ig_mpicc_path=`command -v "$MPICC" 2>/dev/null || echo "$MPICC"`
+  ig_mpicc_dir=`AS_DIRNAME(["$ig_mpicc_path"])`
+  ig_mpicc_suffix=`echo "$ig_mpicc_path" | sed -n 's|.*/mpicc||p'`
   AC_SUBST([IG_MPICC_PATH], [$ig_mpicc_path])
   AC_MSG_CHECKING([for the MPI launcher that goes with $MPICC])
   AS_IF([test -z "$MPIRUN"], [
-    ig_mpicc_dir=`AS_DIRNAME(["$ig_mpicc_path"])`
-    ig_mpicc_suffix=`echo "$ig_mpicc_path" | sed -n 's|.*/mpicc||p'`
     ig_names="mpirun$ig_mpicc_suffix mpiexec$ig_mpicc_suffix"
     AS_CASE([$IG_MPI_IMPL],
       [openmpi], [ig_names="$ig_names mpirun.openmpi mpiexec.openmpi"],
@@ -52,6 +52,14 @@ AC_DEFUN([IG_PROG_MPIRUN], [
   ], [AC_MSG_RESULT([$MPIRUN (from MPIRUN)])])
   AS_IF([test -z "$MPIRUN"], [AC_MSG_WARN([mpirun not found: MPI integration tests will fail])])
   AC_SUBST([MPIRUN])
+  # The Fortran wrapper of the same MPI, for the Fortran tests (they fall
+  # back to mpifort next to the launcher, which may be another MPI's).
+  AC_ARG_VAR([MPIFORT], [MPI Fortran wrapper for the tests (default: the one of the same MPI as MPICC)])
+  AS_IF([test -z "$MPIFORT"], [
+    for ig_name in "mpifort$ig_mpicc_suffix" "mpif90$ig_mpicc_suffix"; do
+      AS_IF([test -x "$ig_mpicc_dir/$ig_name"], [MPIFORT="$ig_mpicc_dir/$ig_name"; break])
+    done
+  ])
 ])
 
 # IG_OTHER_MPI

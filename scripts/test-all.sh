@@ -1,20 +1,66 @@
 #!/bin/bash
-# The whole test suite, from a fresh Debian machine: install what is missing,
-# build, run `make check` (unit tests, MPI integration tests under
-# LD_PRELOAD), then `make distcheck` and an install into a temporary prefix.
+# The whole test suite, from a fresh Debian machine:
+#   1. install what is missing and build (scripts/setup-debian.sh): the
+#      tree is built for Open MPI;
+#   2. `make check`: unit tests, lints, every MPI integration test under
+#      LD_PRELOAD with the full matrices, the man page, the foreign-MPI test
+#      (an MPICH program under this Open MPI build);
+#   3. `make distcheck` with the reduced matrix (IG_TEST_QUICK=1): the
+#      tarball builds out of tree, its tests pass, it installs, and
+#      `make installcheck` checks the installed tree (demo under the
+#      installed library, pkg-config, the modulefiles under Lmod and
+#      Environment Modules), uninstalls cleanly;
+#   4. the MPICH pass (scripts/test-mpich.sh): the tarball built against
+#      MPICH in _build/mpich, its suite run with mpirun.mpich (the
+#      foreign-MPI test there runs Open MPI programs under the MPICH build);
+#   5. the install check (scripts/check-install.sh): both builds installed
+#      side by side, each checked, modulefiles included.
+# No test may be skipped.  Ends with "N passed, 0 failed" (N: test scripts
+# and programs of steps 2 and 4, plus one for each of steps 3 and 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$(date +%s)
+step() { echo "test-all: [$(( $(date +%s) - start ))s] $*"; }
+
+show_failures() {
+    local log
+    for log in $(find "$1" -name '*.log' ! -name test-suite.log); do
+        grep -q '^:test-result: \(FAIL\|ERROR\)' "${log%.log}.trs" 2>/dev/null \
+            && { echo "=== $log"; tail -50 "$log"; }
+    done
+    return 0
+}
+
+step "setup"
 scripts/setup-debian.sh
+grep -q '^#define IG_MPI_IMPL "openmpi"' config.h || {
+    echo "test-all: this tree is configured for $(sed -n 's/^IG_MPI_NAME = //p' Makefile), not Open MPI;" \
+         "reconfigure with MPICC=mpicc.openmpi (scripts/test-mpich.sh covers MPICH)" >&2
+    exit 1
+}
+
+step "make check (Open MPI, full matrices)"
 status=0
 make -j"$(nproc)" check || status=$?
-if [ $status -ne 0 ]; then
-    for log in $(find tests -name '*.log' ! -name test-suite.log); do
-        grep -q '^FAIL\|^ERROR' "${log%.log}.trs" 2>/dev/null && { echo "=== $log"; tail -50 "$log"; }
-    done
-    exit $status
+if [ $status -ne 0 ]; then show_failures tests; exit $status; fi
+if grep -l '^:test-result: SKIP' $(find tests -name '*.trs'); then
+    echo "test-all: the tests above were skipped; every test must run" >&2
+    exit 1
 fi
 passed=$(grep -l '^:test-result: PASS' $(find tests -name '*.trs') | wc -l)
-make -j"$(nproc)" distcheck
+
+step "make distcheck (reduced matrix, installcheck)"
+make -j"$(nproc)" distcheck IG_TEST_QUICK=1
+
+step "MPICH pass"
+version=$(sed -n 's/^VERSION = //p' Makefile)
+scripts/test-mpich.sh "intergather-$version.tar.gz"
+mpich_passed=$(cat _build/mpich-passed)
+
+step "install check (Open MPI and MPICH builds side by side)"
 scripts/check-install.sh
-echo "test-all: make check, make distcheck and the install check passed"
-echo "$((passed + 2)) passed, 0 failed"
+
+step "done"
+echo "test-all: make check (Open MPI: $passed), make distcheck, MPICH pass ($mpich_passed)" \
+     "and the install check passed in $(( $(date +%s) - start ))s"
+echo "$((passed + mpich_passed + 2)) passed, 0 failed"

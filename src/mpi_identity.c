@@ -90,6 +90,9 @@ static void identify(void)
         n = sizeof first_line - 1;
     memcpy(first_line, version, n);
     first_line[n] = '\0';
+    for (char *t = first_line; *t != '\0'; t++)
+        if (*t == '\t')
+            *t = ' ';
     fprintf(stderr,
             IG_LOG_PREFIX "warning: this program runs on %s (\"%s\") but this libintergather.so was built "
                           "for %s; intergather stays out of the way (every MPI call goes straight to MPI). "

@@ -39,6 +39,8 @@ def main():
     links = read(os.path.join(data, "cluster-links.csv"))
     rows = read(os.path.join(data, "cluster-bench.csv"))
     tuned = read(os.path.join(data, "cluster-tuned.csv"))
+    fcring = {(int(r["p"]), int(r["q"]), int(r["bytes"])): (float(r["median_s"]), r["verified"])
+              for r in read(os.path.join(data, "cluster-fc-ring.csv"))}
     link_rate = None
     if links:
         rates = [float(r["measured_mbit"]) for r in links]
@@ -108,6 +110,22 @@ def main():
             print(f"| {a} {TUNED_NAMES.get(a, '')} | " + " | ".join(cells) + " |")
         print()
 
+    if fcring:
+        print("fc with coll_tuned_allgather_algorithm=4 (ring) at every size, median seconds "
+              "(speed-up over native from the main run; default-decision fc for comparison):\n")
+        print("| p/q | block | native | fc, default allgather | fc, ring allgather | target | verified |")
+        print("|---|---:|---:|---:|---:|---:|---|")
+        for (p, q) in configs:
+            for b in sizes:
+                if (p, q, b) not in fcring or (p, q, b, "native") not in t:
+                    continue
+                nat, fcd, (fcr, ver) = t[(p, q, b, "native")][0], t[(p, q, b, "fc")][0], fcring[(p, q, b)]
+                tgt = TARGETS.get((p, q)) if b == big else None
+                met = "" if tgt is None else f"{tgt}x {'met' if nat / fcr >= tgt else 'NOT met'}"
+                print(f"| {p}/{q} | {human(b)} | {nat:.3f} | {fcd:.3f} ({nat / fcd:.2f}x) | "
+                      f"{fcr:.3f} ({nat / fcr:.2f}x) | {met} | {ver} |")
+        print()
+
     if not configs:
         return
     import matplotlib
@@ -118,6 +136,10 @@ def main():
         for a in algs:
             xs = [b for b in sizes if (p, q, b, a) in t and (p, q, b, "native") in t]
             ax.plot(xs, [t[(p, q, b, "native")][0] / t[(p, q, b, a)][0] for b in xs], marker="o", ms=3, label=a)
+        xs = [b for b in sizes if (p, q, b) in fcring and (p, q, b, "native") in t]
+        if xs:
+            ax.plot(xs, [t[(p, q, b, "native")][0] / fcring[(p, q, b)][0] for b in xs], marker="s", ms=3,
+                    ls="--", color="C0", label="fc, ring allgather")
         if (p, q) in TARGETS:
             ax.axhline(TARGETS[(p, q)], color="red", lw=0.8, ls="--", label="target")
         ax.axhline(1.0, color="grey", lw=0.8)

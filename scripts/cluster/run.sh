@@ -10,18 +10,20 @@
 # namespace that runs mpirun and hosts no rank), check that every node's uplink
 # and downlink carries its configured rate, run intergather-bench for every
 # split in CONFIGS (native vs fc vs ring-optimal vs ring-paper), then fc under
-# each of Open MPI's tuned allgather algorithms, and ALWAYS tear down (trap).
+# each of Open MPI's tuned allgather algorithms at one size, then fc with the
+# ring allgather (the best of them) at every size; ALWAYS tear down (trap).
 # Only namespaces, veth pairs, a bridge and addresses inside those namespaces
 # are created; the host's own network namespace is never touched.
 #
 # Results: docs/data/cluster-links.csv, docs/data/cluster-bench.csv,
-# docs/data/cluster-tuned.csv, docs/figures/cluster-bench.png, and Markdown
-# tables on stdout.
+# docs/data/cluster-tuned.csv, docs/data/cluster-fc-ring.csv,
+# docs/figures/cluster-bench.png, and Markdown tables on stdout.
 # Environment: RATE (Mbit/s per node and direction, default 100), CONFIGS
 # ("P:Q ..."), OUT and FIG (output folders; QUICK=1 writes to /tmp/igc-quick), SIZES (bench --sizes, default 256K:4M), ITERS (default 3),
 # TUNED_ALGS (default "0 1 2 3 4 5"), TUNED_CONFIGS, TUNED_SIZE,
 # LINK_MIN (lowest acceptable fraction of RATE per link, default 0.85),
-# IGC_PREFIX (namespace prefix, default igc), IGC_SUBNET (default 10.78.0).
+# IGC_PREFIX (namespace prefix, default igc), IGC_SUBNET (default 10.78.0),
+# PHASES (default "bench tuned fcring"; the link check always runs).
 set -uo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -49,6 +51,7 @@ TUNED_ALGS=${TUNED_ALGS:-"0 1 2 3 4 5"}
 TUNED_CONFIGS=${TUNED_CONFIGS:-"4:4 8:8 4:12 12:4"}
 TUNED_SIZE=${TUNED_SIZE:-4M}
 LINK_MIN=${LINK_MIN:-0.85}
+PHASES=${PHASES:-"bench tuned fcring"}
 if [ -n "${QUICK:-}" ]; then
     OUT=${OUT:-/tmp/igc-quick}; FIG=${FIG:-/tmp/igc-quick}
 fi
@@ -220,14 +223,40 @@ run_tuned() {
     done
 }
 
+# fc at every size with the ring allgather for its intra-group stage.
+run_fc_ring() {
+    local c p q csv first=1
+    for c in $CONFIGS; do
+        p=${c%:*} q=${c#*:}
+        csv=$IGC_RUN/fcring-$p-$q.csv
+        echo "fc with coll_tuned_allgather_algorithm=4 (ring): p=$p q=$q" >&2
+        cluster_mpirun $((p + q)) --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allgather_algorithm 4 -- \
+            "$BENCH" -p "$p" --sizes "$SIZES" --iters "$ITERS" --warmup 0 --algos fc --csv "$csv" || return 1
+        if [ $first = 1 ]; then sed -n '1s/^/rate_mbit,allgather_algorithm,/p' "$csv" >"$IGC_RUN/fcring-all.csv"; first=0; fi
+        sed -n "2,\$s/^/$RATE,4,/p" "$csv" >>"$IGC_RUN/fcring-all.csv"
+    done
+    cp "$IGC_RUN/fcring-all.csv" "$OUT/cluster-fc-ring.csv"
+}
+
+has_phase() { [[ " $PHASES " == *" $1 "* ]]; }
+
 mkdir -p "$OUT" "$FIG"
 [ -x "$BENCH" ] || { echo "run.sh: $BENCH missing: run make first" >&2; exit 1; }
 build_cluster || { echo "run.sh: building the cluster failed" >&2; exit 1; }
 check_links || exit 1
 t0=$SECONDS
-run_configs || { echo "run.sh: a benchmark run failed" >&2; exit 1; }
-echo "benchmark runs took $((SECONDS - t0)) s" >&2
+if has_phase bench; then
+    run_configs || { echo "run.sh: a benchmark run failed" >&2; exit 1; }
+    echo "benchmark runs took $((SECONDS - t0)) s" >&2
+fi
 t0=$SECONDS
-run_tuned || { echo "run.sh: a tuned-allgather run failed" >&2; exit 1; }
-echo "tuned runs took $((SECONDS - t0)) s" >&2
+if has_phase tuned; then
+    run_tuned || { echo "run.sh: a tuned-allgather run failed" >&2; exit 1; }
+    echo "tuned runs took $((SECONDS - t0)) s" >&2
+fi
+t0=$SECONDS
+if has_phase fcring; then
+    run_fc_ring || { echo "run.sh: an fc ring-allgather run failed" >&2; exit 1; }
+    echo "fc ring-allgather runs took $((SECONDS - t0)) s" >&2
+fi
 /usr/bin/python3 "$here/cluster_report.py" "$OUT" "$FIG"

@@ -34,25 +34,30 @@ python=${PYTHON:-/usr/bin/python3}
 data="$top/docs/data"
 figures="$top/docs/figures"
 
-# panel  topology  p  q  platform  hostfile  ranks-per-node   (the paper's order, a..l)
+# panel topology p q platform hostfile ranks-per-node largest-size-proposed largest-size-baseline
+# (the paper's order, a..l).  Largest sizes: SMPI 3.32 computes some
+# collective byte offsets in 32-bit ints, so a run whose buffers exceed
+# 2 GiB fails (scatter_LR_allgather bcast of p * 4 MiB = 2 GiB: truncation
+# and deadlock; NTSLR allgather over 768 * 4 MiB = 3 GiB: segmentation
+# fault).  Panels a (root gathering) and c (both) therefore stop at 2 MiB.
 PANELS="
-a fc   512 512 cori_df.xml hosts-1024x8.txt 8
-b fc   256 768 cori_df.xml hosts-1024x8.txt 8
-c fc   768 256 cori_df.xml hosts-1024x8.txt 8
-d fc   128 128 cori_df.xml hosts-256x1.txt  1
-e fc    64 192 cori_df.xml hosts-256x1.txt  1
-f fc   192  64 cori_df.xml hosts-256x1.txt  1
-g ring 512 512 ring128.xml hosts-1024x8.txt 8
-h ring 256 768 ring128.xml hosts-1024x8.txt 8
-i ring 768 256 ring128.xml hosts-1024x8.txt 8
-j ring 128 128 ring256.xml hosts-256x1.txt  1
-k ring  64 192 ring256.xml hosts-256x1.txt  1
-l ring 192  64 ring256.xml hosts-256x1.txt  1
+a fc   512 512 cori_df.xml hosts-1024x8.txt 8 4M 2M
+b fc   256 768 cori_df.xml hosts-1024x8.txt 8 4M 4M
+c fc   768 256 cori_df.xml hosts-1024x8.txt 8 2M 2M
+d fc   128 128 cori_df.xml hosts-256x1.txt  1 4M 4M
+e fc    64 192 cori_df.xml hosts-256x1.txt  1 4M 4M
+f fc   192  64 cori_df.xml hosts-256x1.txt  1 4M 4M
+g ring 512 512 ring128.xml hosts-1024x8.txt 8 4M 4M
+h ring 256 768 ring128.xml hosts-1024x8.txt 8 4M 4M
+i ring 768 256 ring128.xml hosts-1024x8.txt 8 4M 4M
+j ring 128 128 ring256.xml hosts-256x1.txt  1 4M 4M
+k ring  64 192 ring256.xml hosts-256x1.txt  1 4M 4M
+l ring 192  64 ring256.xml hosts-256x1.txt  1 4M 4M
 "
 QUICK="d e f j k l"
 FULL="d e f j k l a b c g h i" # cheap panels first
 
-SIZES=32K:4M
+MIN_SIZE=32K
 # MPICH's choices (the paper ran Cray MPICH 7.6): SMPI's mpich selector with
 # its two non-MPICH picks overridden (large allgather -> neighbour ring
 # NTSLR; bcast -> scatter + ring allgather).  Payload and scratch buffers are
@@ -106,36 +111,50 @@ if [ $do_run = 1 ]; then
 
     [ -f "$runs" ] || echo "panel,topology,p,q,ranks_per_node,platform,label,finished_utc,wall_s,cpu_s,status,build,command" >"$runs"
     for id in $panels; do
-        read -r _ topo p q plat hosts ppn <<<"$(panel_row "$id")"
+        read -r _ topo p q plat hosts ppn pmax bmax <<<"$(panel_row "$id")"
         np=$((p + q))
-        if [ "$topo" = fc ]; then algos=fc,root-gathering; else algos=ring-optimal,ring-paper,intra-ring; fi
+        if [ "$topo" = fc ]; then proposed=fc; algos=fc,root-gathering; else proposed=ring-optimal; algos=ring-optimal,ring-paper,intra-ring; fi
         out="$data/figure4-$id.csv"
         tmp="$work/figure4-$id.csv.partial"
         log="$work/logs/figure4-$id.log"
-        cmd=(smpirun -platform "$work/platforms/$plat" -hostfile "$work/platforms/$hosts" -np "$np"
-             "${SMPI_CFG[@]}" --log=root.thresh:warning
-             "$bin" --intra -p "$p" --sizes "$SIZES" --iters "$iters" --warmup "$warmup"
-             --algos "$algos" --csv "$tmp")
+        common=(-platform "$work/platforms/$plat" -hostfile "$work/platforms/$hosts" -np "$np"
+                "${SMPI_CFG[@]}" --log=root.thresh:warning)
+        bench_args=(--intra -p "$p" --iters "$iters" --warmup "$warmup")
+        # Every algorithm up to the baseline's largest size, then the
+        # proposed algorithm alone above it (panel a).
+        cmds=("smpirun ${common[*]} $bin ${bench_args[*]} --sizes $MIN_SIZE:$bmax --algos $algos --csv $tmp.1")
+        if [ "$pmax" != "$bmax" ]; then
+            cmds+=("smpirun ${common[*]} $bin ${bench_args[*]} --sizes $(numfmt --from=iec "$bmax" | awk '{ print 2 * $1 }'):$(numfmt --from=iec "$pmax") --algos $proposed --csv $tmp.2")
+        fi
         echo "figure4.sh: panel $id ($topo $p/$q, $ppn per node, $plat): started $(date -u +%H:%M:%S)" >&2
-        rm -f "$tmp"
-        status=ok
-        start=$(date +%s)
-        /usr/bin/time -f "%e %U %S" -o "$work/logs/figure4-$id.time" "${cmd[@]}" >"$log" 2>&1 || status=failed
-        [ -s "$tmp" ] && [ "$(wc -l <"$tmp")" -gt 1 ] || status=failed
-        read -r wall usr sys <"$work/logs/figure4-$id.time" 2>/dev/null || { wall=$(($(date +%s) - start)); usr=0; sys=0; }
-        cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%.0f", u + s }')
+        rm -f "$tmp".*
+        status=ok wall=0 cpu=0
+        n=0
+        : >"$log"
+        for c in "${cmds[@]}"; do
+            n=$((n + 1))
+            echo "+ $c" >>"$log"
+            # shellcheck disable=SC2086 # the command is built from words without spaces
+            if ! /usr/bin/time -f "%e %U %S" -o "$work/logs/figure4-$id.time" $c >>"$log" 2>&1; then status=failed; fi
+            [ -s "$tmp.$n" ] && [ "$(wc -l <"$tmp.$n")" -gt 1 ] || status=failed
+            read -r w u s <"$work/logs/figure4-$id.time" || { w=0; u=0; s=0; }
+            wall=$(awk -v a="$wall" -v b="$w" 'BEGIN { printf "%.0f", a + b }')
+            cpu=$(awk -v a="$cpu" -v u="$u" -v s="$s" 'BEGIN { printf "%.0f", a + u + s }')
+            [ $status = ok ] || break
+        done
         if [ $status = ok ]; then
-            mv "$tmp" "$out"
+            { cat "$tmp.1"; [ ! -f "$tmp.2" ] || tail -n +2 "$tmp.2"; } >"$out"
+            rm -f "$tmp".*
         else
             echo "figure4.sh: panel $id FAILED; see $log (previous $out kept)" >&2
             tail -n 5 "$log" >&2 || true
         fi
         buildid=$(sed -n 's/^driver .* sha256 \(.\{12\}\).*/bench:\1/p' "$build/BUILD-INFO" | head -n 1)
         buildid="$buildid $(sed -n 's/^commit \(.\{12\}\).*/commit:\1/p' "$build/BUILD-INFO" | head -n 1)"
-        printf -v shown '%q ' "${cmd[@]}"
+        shown=$(printf '%s ; ' "${cmds[@]}")
+        shown=${shown% ; }
         shown=${shown//$work/\$IG_SIM_WORK}
         shown=${shown//$build/\$IG_SIM_BUILD}
-        shown=${shown//\"/\'}
         # One row per panel: a new run of a panel replaces its row.
         grep -v "^$id," "$runs" >"$runs.tmp" || true
         echo "$id,$topo,$p,$q,$ppn,$plat,$label,$(date -u +%Y-%m-%dT%H:%M:%SZ),$wall,$cpu,$status,$buildid,\"$shown\"" >>"$runs.tmp"
