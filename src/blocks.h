@@ -29,7 +29,7 @@ int ig_block_scratch(const ig_block *b, int n, void **base, void **raw);
 void ig_block_scratch_free(void *raw);
 
 /* Tags on intergather's private communicators (never on a user's). */
-enum { IG_TAG_DIRECT = 1, IG_TAG_LOCAL_COPY = 2, IG_TAG_ROOT = 3, IG_TAG_RING = 4 };
+enum { IG_TAG_DIRECT = 1, IG_TAG_LOCAL_COPY = 2, IG_TAG_ROOT = 3, IG_TAG_RING = 4, IG_TAG_GATHER = 5 };
 
 /* Copy one block between two buffers of the same layout, locally. */
 int ig_block_copy(const void *src, void *dst, const ig_block *b, MPI_Comm private_comm, int self);

@@ -6,28 +6,27 @@
 #include "blocks.h"
 #include "pair.h"
 #include "algorithms.h"
+#include "group_allgather.h"
 #include "xfer.h"
 
 #include <stdlib.h>
 
 /* Gather stage: every member's own block is already in place in the
- * receive buffer, so all members use MPI_IN_PLACE (an intra-communicator
- * collective requires all or none of them to). */
+ * receive buffer (group_allgather.h). */
 static int fc_gather(ig_pair *pair, const ig_xfer *x)
 {
     int n = pair->fc.gather_size;
     if (pair->fc_gather == MPI_COMM_NULL)
         return MPI_SUCCESS;
     if (ig_xfer_uniform(x) && n == pair->p)
-        return PMPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x->rbuf, 1, x->rtype, pair->fc_gather);
+        return ig_group_allgatherv(x->rbuf, NULL, NULL, x->rtype, x->rextent, pair->fc_gather);
     int *blocks = malloc(3 * (size_t)n * sizeof(int));
     if (blocks == NULL)
         return MPI_ERR_NO_MEM;
     for (int key = 0; key < n; key++)
         blocks[key] = ig_fc_gather_block(pair->p, key);
     ig_xfer_gather_layout(x, n, blocks, blocks + n, blocks + 2 * n);
-    int rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x->rbuf, blocks + n, blocks + 2 * n, x->rtype,
-                             pair->fc_gather);
+    int rc = ig_group_allgatherv(x->rbuf, blocks + n, blocks + 2 * n, x->rtype, x->rextent, pair->fc_gather);
     free(blocks);
     return rc;
 }

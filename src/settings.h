@@ -15,6 +15,7 @@
 #define IG_ENV_MIN_BYTES     "INTERGATHER_MIN_BYTES"
 #define IG_ENV_VERBOSE       "INTERGATHER_VERBOSE"
 #define IG_ENV_RING_SCHEDULE "INTERGATHER_RING_SCHEDULE"
+#define IG_ENV_GROUP_ALLGATHER "INTERGATHER_GROUP_ALLGATHER"
 
 /* Default for INTERGATHER_MIN_BYTES: below this block size the one-time-per-call
  * cost of the algorithm (a derived datatype, two or three collective stages)
@@ -32,11 +33,18 @@ typedef enum {
     IG_RING_SCHEDULE_PAPER
 } ig_ring_schedule;
 
+/* How the fully connected algorithm's intra-group allgather stage runs. */
+typedef enum {
+    IG_GROUP_ALLGATHER_MPI = 0, /* the MPI library's tuned collective (default, as the paper) */
+    IG_GROUP_ALLGATHER_RING     /* intergather's neighbour ring: (n-1) k t_w on any network */
+} ig_group_allgather;
+
 typedef struct {
     ig_topology topology;
     uint64_t min_bytes;
     int verbose; /* 0 quiet, 1 banner + summary, 2 also per-process detail */
     ig_ring_schedule ring_schedule;
+    ig_group_allgather group_allgather;
 } ig_settings;
 
 /* Each parser returns 0 and sets *out when text is valid; otherwise returns -1
@@ -48,9 +56,11 @@ int ig_parse_topology(const char *text, ig_topology *out);
 int ig_parse_bytes(const char *text, uint64_t *out);
 int ig_parse_verbose(const char *text, int *out);
 int ig_parse_ring_schedule(const char *text, ig_ring_schedule *out);
+int ig_parse_group_allgather(const char *text, ig_group_allgather *out);
 
 const char *ig_topology_name(ig_topology t);
 const char *ig_ring_schedule_name(ig_ring_schedule s);
+const char *ig_group_allgather_name(ig_group_allgather g);
 
 /* Defaults, then every variable from getenv-style lookup.  Each variable that
  * is set but not understood is reported through warn(name, value, expected). */

@@ -62,6 +62,21 @@ int ig_parse_ring_schedule(const char *text, ig_ring_schedule *out)
     return -1;
 }
 
+int ig_parse_group_allgather(const char *text, ig_group_allgather *out)
+{
+    if (!ig_setting_is_set(text))
+        return -1;
+    if (word_equals(text, "mpi")) {
+        *out = IG_GROUP_ALLGATHER_MPI;
+        return 0;
+    }
+    if (word_equals(text, "ring")) {
+        *out = IG_GROUP_ALLGATHER_RING;
+        return 0;
+    }
+    return -1;
+}
+
 /* A byte count: a non-negative decimal integer with an optional binary suffix
  * K/KB/KiB, M/MB/MiB, G/GB/GiB (all powers of 1024, as MPI users mean them).
  * Anything that would not fit in 64 bits is rejected rather than wrapped. */
@@ -123,6 +138,11 @@ const char *ig_topology_name(ig_topology t)
     return "?";
 }
 
+const char *ig_group_allgather_name(ig_group_allgather g)
+{
+    return g == IG_GROUP_ALLGATHER_RING ? "ring" : "mpi";
+}
+
 const char *ig_ring_schedule_name(ig_ring_schedule s)
 {
     return s == IG_RING_SCHEDULE_PAPER ? "paper" : "optimal";
@@ -136,6 +156,7 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
     s->min_bytes = IG_DEFAULT_MIN_BYTES;
     s->verbose = 0;
     s->ring_schedule = IG_RING_SCHEDULE_OPTIMAL;
+    s->group_allgather = IG_GROUP_ALLGATHER_MPI;
 
     const char *v;
     if (ig_setting_is_set(v = lookup(IG_ENV_TOPOLOGY)) && ig_parse_topology(v, &s->topology) != 0)
@@ -147,12 +168,16 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
     if (ig_setting_is_set(v = lookup(IG_ENV_RING_SCHEDULE)) &&
         ig_parse_ring_schedule(v, &s->ring_schedule) != 0)
         warn(IG_ENV_RING_SCHEDULE, v, "optimal or paper");
+    if (ig_setting_is_set(v = lookup(IG_ENV_GROUP_ALLGATHER)) &&
+        ig_parse_group_allgather(v, &s->group_allgather) != 0)
+        warn(IG_ENV_GROUP_ALLGATHER, v, "mpi or ring");
 }
 
 uint64_t ig_settings_fingerprint(const ig_settings *s)
 {
     /* FNV-1a over the fields that select an algorithm (not verbosity). */
-    uint64_t fields[] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule };
+    uint64_t fields[] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
+                          (uint64_t)s->group_allgather };
     uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         for (int b = 0; b < 8; b++) {

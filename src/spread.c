@@ -2,6 +2,7 @@
 
 #include "blocks.h"
 #include "fd_plan.h"
+#include "group_allgather.h"
 
 #include <stdlib.h>
 
@@ -68,7 +69,7 @@ static int assemble(ig_pair *pair, const spread_view *v, const ig_xfer *x)
             displs[d] = ig_fd_first(v->n_remote, n, d);
             counts[d] = ig_fd_first(v->n_remote, n, d + 1) - displs[d];
         }
-        rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x->rbuf, counts, displs, x->rtype, pair->side);
+        rc = ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side);
     } else {
         int rounds = (v->n_remote + n - 1) / n;
         for (int r = 0; r < rounds && rc == MPI_SUCCESS; r++) {
@@ -77,8 +78,7 @@ static int assemble(ig_pair *pair, const spread_view *v, const ig_xfer *x)
                 blocks[d] = b < ig_fd_first(v->n_remote, n, d + 1) ? b : -1;
             }
             ig_xfer_gather_layout(x, n, blocks, counts, displs);
-            rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x->rbuf, counts, displs, x->rtype,
-                                 pair->side);
+            rc = ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side);
         }
     }
     free(arrays);

@@ -81,6 +81,18 @@ START_TEST(ring_schedule_words)
 }
 END_TEST
 
+START_TEST(group_allgather_words)
+{
+    ig_group_allgather g = IG_GROUP_ALLGATHER_MPI;
+    ck_assert_int_eq(ig_parse_group_allgather(" Ring", &g), 0);
+    ck_assert_int_eq(g, IG_GROUP_ALLGATHER_RING);
+    ck_assert_int_eq(ig_parse_group_allgather("tree", &g), -1);
+    ck_assert_int_eq(g, IG_GROUP_ALLGATHER_RING);
+    ck_assert_int_eq(ig_parse_group_allgather("mpi", &g), 0);
+    ck_assert_int_eq(g, IG_GROUP_ALLGATHER_MPI);
+}
+END_TEST
+
 /* ig_settings_load against a fake environment. */
 static const char *fake_env[8][2];
 static int warnings;
@@ -110,6 +122,7 @@ START_TEST(load_defaults_when_unset)
     ck_assert_uint_eq(s.min_bytes, IG_DEFAULT_MIN_BYTES);
     ck_assert_int_eq(s.verbose, 0);
     ck_assert_int_eq(s.ring_schedule, IG_RING_SCHEDULE_OPTIMAL);
+    ck_assert_int_eq(s.group_allgather, IG_GROUP_ALLGATHER_MPI);
     ck_assert_int_eq(warnings, 0);
 }
 END_TEST
@@ -134,7 +147,7 @@ END_TEST
 
 START_TEST(fingerprint_tracks_algorithm_choice_only)
 {
-    ig_settings a = { IG_TOPOLOGY_FULLY_CONNECTED, 1024, 0, IG_RING_SCHEDULE_OPTIMAL };
+    ig_settings a = { IG_TOPOLOGY_FULLY_CONNECTED, 1024, 0, IG_RING_SCHEDULE_OPTIMAL, IG_GROUP_ALLGATHER_MPI };
     ig_settings b = a;
     b.verbose = 2;
     ck_assert(ig_settings_fingerprint(&a) == ig_settings_fingerprint(&b));
@@ -145,6 +158,9 @@ START_TEST(fingerprint_tracks_algorithm_choice_only)
     ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
     b = a;
     b.ring_schedule = IG_RING_SCHEDULE_PAPER;
+    ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
+    b = a;
+    b.group_allgather = IG_GROUP_ALLGATHER_RING;
     ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
 }
 END_TEST
@@ -159,6 +175,7 @@ int main(void)
     tcase_add_test(tc, bytes_rejects_garbage_and_overflow);
     tcase_add_test(tc, verbose_levels);
     tcase_add_test(tc, ring_schedule_words);
+    tcase_add_test(tc, group_allgather_words);
     tcase_add_test(tc, load_defaults_when_unset);
     tcase_add_test(tc, load_values_and_warn_on_garbage);
     tcase_add_test(tc, fingerprint_tracks_algorithm_choice_only);
