@@ -12,6 +12,7 @@
 #define IG_XFER_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 typedef struct {
     const void *sbuf; /* this process's block, if its group sends */

@@ -3,10 +3,15 @@
 
 usage: shm_report.py RAW_DIR DATA_DIR FIGURE_DIR
 
-Reads RAW_DIR/bench-P-Q-REP.csv (intergather-bench) and RAW_DIR/demo.csv
+Reads RAW_DIR/bench-P-Q-RUN.csv (intergather-bench) and RAW_DIR/demo.csv
 (intergather-demo runs), writes DATA_DIR/shm-bench.csv, DATA_DIR/shm-shim.csv,
 FIGURE_DIR/shm-bench.png, FIGURE_DIR/shm-shim.png, and prints Markdown tables
 and the INTERGATHER_MIN_BYTES recommendation on stdout.
+
+Speed-ups are paired: within one run (one mpirun of the bench, or one
+repetition of the demo, whose modes run back to back) the ratio native/X is
+taken, then the median over runs.  On an oversubscribed, shared machine this
+cancels much of the drift that separate medians would keep.
 """
 import csv
 import glob
@@ -14,6 +19,8 @@ import os
 import statistics
 import sys
 from collections import defaultdict
+
+ALGS = ["native", "fc", "ring-optimal", "ring-paper", "root-gathering"]
 
 
 def human(b):
@@ -30,21 +37,32 @@ def config_key(pq):
     return (p + q, p != q, p, q)
 
 
+def paired(runs_x, runs_ref):
+    """Median over common runs of ref/x."""
+    common = [r for r in runs_x if r in runs_ref and runs_x[r] > 0]
+    if not common:
+        return None
+    return statistics.median(runs_ref[r] / runs_x[r] for r in common)
+
+
 def load_bench(raw):
-    runs = defaultdict(list)  # (p, q, bytes, alg) -> [median_s per run]
+    runs = defaultdict(dict)  # (p, q, bytes, alg) -> {run: median_s}
+    mins = defaultdict(list)
     verified = defaultdict(set)
     for path in glob.glob(os.path.join(raw, "bench-*.csv")):
+        run = os.path.basename(path)[:-4].split("-")[-1]
         with open(path) as f:
             for row in csv.DictReader(f):
                 k = (int(row["p"]), int(row["q"]), int(row["bytes"]), row["algorithm"])
-                runs[k].append(float(row["median_s"]))
+                runs[k][run] = float(row["median_s"])
+                mins[k].append(float(row["min_s"]))
                 verified[k].add(row["verified"])
-    return runs, verified
+    return runs, mins, verified
 
 
 def load_demo(raw):
-    runs = defaultdict(list)  # (mode, p, q, bytes) -> [median_ms per run]
-    digests = defaultdict(set)  # (p, q, bytes, rep) -> digests over modes
+    runs = defaultdict(dict)  # (mode, p, q, bytes) -> {rep: median_ms}
+    digests = defaultdict(set)
     path = os.path.join(raw, "demo.csv")
     if not os.path.exists(path):
         return runs, digests
@@ -52,159 +70,171 @@ def load_demo(raw):
         for row in csv.DictReader(f):
             if not row["median_ms"]:
                 continue
-            k = (row["mode"], int(row["p"]), int(row["q"]), int(row["bytes"]))
-            runs[k].append(float(row["median_ms"]))
-            digests[(int(row["p"]), int(row["q"]), int(row["bytes"]), row["rep"])].add(row["digest"])
+            p, q, b = int(row["p"]), int(row["q"]), int(row["bytes"])
+            runs[(row["mode"], p, q, b)][row["rep"]] = float(row["median_ms"])
+            digests[(p, q, b, row["rep"])].add(row["digest"])
     return runs, digests
 
 
-def main():
-    raw, data_dir, fig_dir = sys.argv[1:4]
-    algs = ["native", "fc", "ring-optimal", "ring-paper", "root-gathering"]
-    runs, verified = load_bench(raw)
+def bench_section(runs, mins, verified, data_dir):
     configs = sorted({(k[0], k[1]) for k in runs}, key=config_key)
     sizes = sorted({k[2] for k in runs})
-    med = {k: statistics.median(v) for k, v in runs.items()}
-
+    sp = {}
+    for k in runs:
+        ref = runs.get(k[:3] + ("native",))
+        if ref:
+            sp[k] = paired(runs[k], ref)
     with open(os.path.join(data_dir, "shm-bench.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["p", "q", "bytes", "algorithm", "runs", "median_s", "min_run_s", "max_run_s",
-                    "speedup_vs_native", "verified"])
+        w.writerow(["p", "q", "bytes", "algorithm", "runs", "median_s", "min_s", "speedup_vs_native", "verified"])
         for (p, q) in configs:
             for b in sizes:
-                for a in algs:
+                for a in ALGS:
                     k = (p, q, b, a)
                     if k not in runs:
                         continue
-                    nat = med.get((p, q, b, "native"))
-                    w.writerow([p, q, b, a, len(runs[k]), f"{med[k]:.6g}", f"{min(runs[k]):.6g}",
-                                f"{max(runs[k]):.6g}", f"{nat / med[k]:.3f}" if nat else "",
+                    w.writerow([p, q, b, a, len(runs[k]), f"{statistics.median(runs[k].values()):.4g}",
+                                f"{min(mins[k]):.4g}", f"{sp[k]:.2f}" if sp.get(k) else "",
                                 "yes" if verified[k] == {"yes"} else "/".join(sorted(verified[k]))])
-
-    print("## intergather-bench: speed-up over native (median of runs of median times)\n")
+    print("### intergather-bench: speed-up over native (paired median over runs)\n")
+    print("Columns: native's median time per call, then native time / algorithm time. "
+          "`root-gathering` is native's own algorithm rebuilt on the pair: its column shows the noise.\n")
     for (p, q) in configs:
-        print(f"p = {p}, q = {q}:\n")
-        print("| block | native (ms) | " + " | ".join(a for a in algs[1:]) + " |")
-        print("|---:|---:|" + "---:|" * (len(algs) - 1))
+        print(f"p = {p}, q = {q} ({p + q} processes on 2 cores):\n")
+        print("| block | native (ms) | " + " | ".join(ALGS[1:]) + " |")
+        print("|---:|---:|" + "---:|" * (len(ALGS) - 1))
         for b in sizes:
-            nat = med.get((p, q, b, "native"))
-            if nat is None:
+            k = (p, q, b, "native")
+            if k not in runs:
                 continue
-            cells = [f"{nat / med[(p, q, b, a)]:.2f}x" if (p, q, b, a) in med else "" for a in algs[1:]]
-            print(f"| {human(b)} | {1e3 * nat:.3f} | " + " | ".join(cells) + " |")
+            cells = [f"{sp[(p, q, b, a)]:.2f}" if sp.get((p, q, b, a)) else "" for a in ALGS[1:]]
+            print(f"| {human(b)} | {1e3 * statistics.median(runs[k].values()):.3f} | " + " | ".join(cells) + " |")
         print()
-    bad = [k for k, v in verified.items() if v != {"yes"}]
-    print(f"verification: {'all results identical to native' if not bad else 'MISMATCHES: ' + str(bad)}\n")
+    for a in ALGS[1:]:
+        print(f"Compact view, {a}: native time / {a} time, one column per p/q:\n")
+        print("| block | " + " | ".join(f"{p}/{q}" for p, q in configs) + " |")
+        print("|---:|" + "---:|" * len(configs))
+        for b in sizes:
+            cells = [f"{sp[(p, q, b, a)]:.2f}" if sp.get((p, q, b, a)) else "" for (p, q) in configs]
+            print(f"| {human(b)} | " + " | ".join(cells) + " |")
+        print()
+    bad = sorted(k for k, v in verified.items() if v != {"yes"})
+    print("Verification: " + ("every result identical to native's." if not bad else f"MISMATCHES: {bad}") + "\n")
+    return configs, sizes, sp
 
-    druns, digests = load_demo(raw)
-    dconfigs = sorted({(k[1], k[2]) for k in druns}, key=config_key)
-    dsizes = sorted({k[3] for k in druns})
-    dmed = {k: statistics.median(v) for k, v in druns.items()}
-    rows = []
-    for (p, q) in dconfigs:
-        for b in dsizes:
-            n = dmed.get(("native", p, q, b))
-            a = dmed.get(("shim-all", p, q, b))
-            d = dmed.get(("shim-default", p, q, b))
-            if n is None or a is None:
-                continue
-            same = all(len(v) == 1 for k, v in digests.items() if k[:3] == (p, q, b))
-            rows.append((p, q, b, n, a, d, same))
+
+def demo_section(druns, digests, data_dir):
+    modes = [m for m in ("shim-all", "shim-default", "shim-rec") if any(k[0] == m for k in druns)]
+    configs = sorted({(k[1], k[2]) for k in druns}, key=config_key)
+    sizes = sorted({k[3] for k in druns})
+    sp = {}
+    for k in druns:
+        ref = druns.get(("native",) + k[1:])
+        if k[0] != "native" and ref:
+            sp[k] = paired(druns[k], ref)
     with open(os.path.join(data_dir, "shm-shim.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["p", "q", "bytes", "runs", "native_ms", "shim_min0_ms", "shim_default_ms",
-                    "native_over_shim_min0", "native_over_shim_default", "digests_equal"])
-        for (p, q, b, n, a, d, same) in rows:
-            w.writerow([p, q, b, len(druns[("native", p, q, b)]), f"{n:.4g}", f"{a:.4g}",
-                        f"{d:.4g}" if d is not None else "", f"{n / a:.3f}",
-                        f"{n / d:.3f}" if d else "", "yes" if same else "NO"])
-
-    if rows:
-        print("## intergather-demo: native / shim (median time per call), > 1 means the shim is faster\n")
-        print("| block | " + " | ".join(f"{p}/{q} MIN=0" for p, q in dconfigs) + " |")
-        print("|---:|" + "---:|" * len(dconfigs))
-        by = {(p, q, b): (n, a, d) for (p, q, b, n, a, d, _) in rows}
-        for b in dsizes:
-            cells = []
-            for (p, q) in dconfigs:
-                v = by.get((p, q, b))
-                cells.append(f"{v[0] / v[1]:.2f}" if v else "")
+        w.writerow(["p", "q", "bytes", "mode", "runs", "median_ms", "native_over_mode_paired", "digests_equal"])
+        for (p, q) in configs:
+            for b in sizes:
+                same = all(len(v) == 1 for k, v in digests.items() if k[:3] == (p, q, b))
+                for m in ["native"] + modes:
+                    k = (m, p, q, b)
+                    if k not in druns:
+                        continue
+                    w.writerow([p, q, b, m, len(druns[k]), f"{statistics.median(druns[k].values()):.4g}",
+                                f"{sp[k]:.2f}" if sp.get(k) else "", "yes" if same else "NO"])
+    names = {"shim-all": "INTERGATHER_MIN_BYTES=0 (every call served)",
+             "shim-default": "default settings (compiled-in INTERGATHER_MIN_BYTES)",
+             "shim-rec": "INTERGATHER_MIN_BYTES set to the recommendation"}
+    print("### intergather-demo under LD_PRELOAD: native time / shim time (paired median over repetitions)\n")
+    for m in modes:
+        print(f"{names[m]}:\n")
+        print("| block | " + " | ".join(f"{p}/{q}" for p, q in configs) + " |")
+        print("|---:|" + "---:|" * len(configs))
+        for b in sizes:
+            cells = [f"{sp[(m, p, q, b)]:.2f}" if sp.get((m, p, q, b)) else "" for (p, q) in configs]
             print(f"| {human(b)} | " + " | ".join(cells) + " |")
         print()
-        print("| block | " + " | ".join(f"{p}/{q} default" for p, q in dconfigs) + " |")
-        print("|---:|" + "---:|" * len(dconfigs))
-        for b in dsizes:
-            cells = []
-            for (p, q) in dconfigs:
-                v = by.get((p, q, b))
-                cells.append(f"{v[0] / v[2]:.2f}" if v and v[2] else "")
-            print(f"| {human(b)} | " + " | ".join(cells) + " |")
-        print()
-        # Smallest size from which the served path is never slower, in every configuration.
-        rec = None
-        for b in dsizes:
-            if all(by[(p, q, s)][1] <= by[(p, q, s)][0] for (p, q) in dconfigs for s in dsizes
-                   if s >= b and (p, q, s) in by):
-                rec = b
-                break
-        worst = {}
-        for (p, q, b, n, a, d, _) in rows:
-            worst[b] = min(worst.get(b, 9e9), n / a)
-        print("worst native/shim(MIN_BYTES=0) over configurations, per size: " +
-              ", ".join(f"{human(b)} {worst[b]:.2f}" for b in dsizes if b in worst))
-        print(f"recommended INTERGATHER_MIN_BYTES: {rec} ({human(rec) if rec else 'none'})")
-        print("digests: " + ("identical in every mode" if all(r[6] for r in rows) else "DIFFER somewhere"))
+    ok = all(len(v) == 1 for v in digests.values())
+    print("Digests of everything received: " + ("identical in every mode and run." if ok else "DIFFER.") + "\n")
 
-    plot(configs, sizes, med, algs, dconfigs, dsizes, dmed, fig_dir)
+    def from_size(cfgs):
+        for b in sizes:
+            if all(sp.get(("shim-all", p, q, s), 0) >= 1.0 for (p, q) in cfgs for s in sizes
+                   if s >= b and ("shim-all", p, q, s) in sp):
+                return b
+        return None
+
+    print("Smallest block size from which serving every call (MIN_BYTES=0) was never slower than native, "
+          "at that size and every larger one:\n")
+    for (p, q) in configs:
+        r = from_size([(p, q)])
+        print(f"- {p}/{q}: {human(r) if r else 'none up to ' + human(max(sizes))}")
+    le = [(p, q) for (p, q) in configs if p <= q]
+    r_le, r_all = from_size(le), from_size(configs)
+    print(f"- all configurations with p <= q: {human(r_le) if r_le else 'none'}")
+    print(f"- all configurations: {human(r_all) if r_all else 'none'}\n")
+    return configs, sizes, sp, modes
 
 
-def plot(configs, sizes, med, algs, dconfigs, dsizes, dmed, fig_dir):
+def plot(bcfg, bsizes, bsp, dcfg, dsizes, dsp, modes, fig_dir):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    n = len(configs)
-    cols = min(4, n)
-    rows = (n + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.2 * rows), squeeze=False, sharey=True)
-    for i, (p, q) in enumerate(configs):
-        ax = axes[i // cols][i % cols]
-        for a in algs[1:]:
-            xs = [b for b in sizes if (p, q, b, a) in med and (p, q, b, "native") in med]
-            ax.plot(xs, [med[(p, q, b, "native")] / med[(p, q, b, a)] for b in xs], marker="o", ms=3, label=a)
-        ax.axhline(1.0, color="grey", lw=0.8)
-        ax.set_xscale("log", base=2)
-        ax.set_title(f"p={p}, q={q}")
-        ax.set_xlabel("bytes per sender block")
-        if i % cols == 0:
-            ax.set_ylabel("speed-up over native")
-    for j in range(n, rows * cols):
-        axes[j // cols][j % cols].axis("off")
-    axes[0][0].legend(fontsize=7)
-    fig.suptitle("intergather-bench, shared memory (2 cores, oversubscribed), median of runs")
-    fig.tight_layout()
-    fig.savefig(os.path.join(fig_dir, "shm-bench.png"), dpi=90)
-    plt.close(fig)
+    if bcfg:
+        n = len(bcfg)
+        cols = min(4, n)
+        rows = (n + cols - 1) // cols
+        fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.2 * rows), squeeze=False, sharey=True)
+        for i, (p, q) in enumerate(bcfg):
+            ax = axes[i // cols][i % cols]
+            for a in ALGS[1:]:
+                xs = [b for b in bsizes if bsp.get((p, q, b, a))]
+                ax.plot(xs, [bsp[(p, q, b, a)] for b in xs], marker="o", ms=3, label=a,
+                        ls=":" if a == "root-gathering" else "-")
+            ax.axhline(1.0, color="grey", lw=0.8)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log", base=2)
+            ax.set_title(f"p={p}, q={q}")
+            ax.set_xlabel("bytes per sender block")
+            if i % cols == 0:
+                ax.set_ylabel("speed-up over native")
+        for j in range(n, rows * cols):
+            axes[j // cols][j % cols].axis("off")
+        axes[0][0].legend(fontsize=7)
+        fig.suptitle("intergather-bench on shared memory (2 cores, oversubscribed, loaded): paired medians")
+        fig.tight_layout()
+        fig.savefig(os.path.join(fig_dir, "shm-bench.png"), dpi=80)
+        plt.close(fig)
+    if dcfg and modes:
+        fig, axes = plt.subplots(1, len(modes), figsize=(5.5 * len(modes), 3.8), sharey=True, squeeze=False)
+        for ax, m in zip(axes[0], modes):
+            for (p, q) in dcfg:
+                xs = [b for b in dsizes if dsp.get((m, p, q, b))]
+                ax.plot(xs, [dsp[(m, p, q, b)] for b in xs], marker="o", ms=3, label=f"{p}/{q}")
+            ax.axhline(1.0, color="grey", lw=0.8)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log", base=2)
+            ax.set_title({"shim-all": "MIN_BYTES=0", "shim-default": "default settings",
+                          "shim-rec": "recommended MIN_BYTES"}[m], fontsize=9)
+            ax.set_xlabel("bytes per sender block")
+        axes[0][0].set_ylabel("native time / shim time")
+        axes[0][0].legend(fontsize=7, title="p/q")
+        fig.suptitle("intergather-demo under LD_PRELOAD vs native, shared memory: paired medians")
+        fig.tight_layout()
+        fig.savefig(os.path.join(fig_dir, "shm-shim.png"), dpi=80)
+        plt.close(fig)
 
-    if not dconfigs:
-        return
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
-    for ax, mode, title in ((axes[0], "shim-all", "INTERGATHER_MIN_BYTES=0 (every call served)"),
-                            (axes[1], "shim-default", "default settings")):
-        for (p, q) in dconfigs:
-            xs = [b for b in dsizes if (mode, p, q, b) in dmed and ("native", p, q, b) in dmed]
-            ax.plot(xs, [dmed[("native", p, q, b)] / dmed[(mode, p, q, b)] for b in xs], marker="o", ms=3,
-                    label=f"{p}/{q}")
-        ax.axhline(1.0, color="grey", lw=0.8)
-        ax.set_xscale("log", base=2)
-        ax.set_title(title, fontsize=9)
-        ax.set_xlabel("bytes per sender block")
-    axes[0].set_ylabel("native time / shim time")
-    axes[0].legend(fontsize=7, title="p/q")
-    fig.suptitle("intergather-demo under LD_PRELOAD vs native, shared memory")
-    fig.tight_layout()
-    fig.savefig(os.path.join(fig_dir, "shm-shim.png"), dpi=90)
-    plt.close(fig)
+
+def main():
+    raw, data_dir, fig_dir = sys.argv[1:4]
+    runs, mins, verified = load_bench(raw)
+    bcfg, bsizes, bsp = bench_section(runs, mins, verified, data_dir) if runs else ([], [], {})
+    druns, digests = load_demo(raw)
+    dcfg, dsizes, dsp, modes = demo_section(druns, digests, data_dir) if druns else ([], [], {}, [])
+    plot(bcfg, bsizes, bsp, dcfg, dsizes, dsp, modes, fig_dir)
 
 
 if __name__ == "__main__":

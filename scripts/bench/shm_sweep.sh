@@ -9,13 +9,15 @@
 #    runs, each reporting the median of ITERS timed calls.
 # 2. The whole shim path: the unmodified src/intergather-demo natively, under
 #    LD_PRELOAD with INTERGATHER_MIN_BYTES=0 (every call served), and under
-#    LD_PRELOAD with default settings; runs interleaved per repetition.
+#    LD_PRELOAD with default settings; the modes run back to back for each
+#    size, so the report pairs them per repetition.
 # Outputs (medians over repetitions, raw runs kept in $RAW):
 #    docs/data/shm-bench.csv, docs/data/shm-shim.csv,
 #    docs/figures/shm-bench.png, docs/figures/shm-shim.png
 # Environment: CONFIGS ("P:Q ..."), SIZES (bench --sizes), DEMO_SIZES (bytes),
 # PHASES ("bench demo" or one of them; the report reads whatever RAW holds),
-# REPS (bench runs), DEMO_REPS (demo runs), ITERS, RAW (raw-run directory, default a temporary one), MPIRUN.
+# REPS (bench runs), DEMO_REPS (demo runs; DEMO_APPEND=1 adds them to
+# RAW/demo.csv), REC_MIN_BYTES (adds the mode shim-rec), ITERS, RAW (raw-run directory, default a temporary one), MPIRUN.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
@@ -32,6 +34,9 @@ SIZES=${SIZES:-1K:4M}
 DEMO_SIZES=${DEMO_SIZES:-"1024 2048 4096 8192 16384 32768 65536 131072 262144 524288 1048576 2097152 4194304"}
 REPS=${REPS:-5}
 DEMO_REPS=${DEMO_REPS:-3}
+# shim-rec: under LD_PRELOAD with INTERGATHER_MIN_BYTES=$REC_MIN_BYTES, to try a
+# candidate default before it is compiled in.
+DEMO_MODES=${DEMO_MODES:-"native shim-all shim-default${REC_MIN_BYTES:+ shim-rec}"}
 ITERS=${ITERS:-20}
 LIB=$top/src/.libs/libintergather.so
 BENCH=$top/src/intergather-bench
@@ -64,14 +69,17 @@ fi
 
 # --- 2. the whole shim path with the unmodified demo -------------------------
 demo_run() { # demo_run MODE P Q BYTES REP
-    local mode=$1 p=$2 q=$3 bytes=$4 rep=$5 env=() n=200
-    # The demo hashes everything it receives: keep large runs short.
-    [ "$bytes" -gt 65536 ] && n=50
-    [ "$bytes" -ge 1048576 ] && n=10
+    local mode=$1 p=$2 q=$3 bytes=$4 rep=$5 env=()
+    # 200 calls, fewer where each receiver would hash more than 256 MiB in
+    # all (the demo digests everything it receives), never fewer than 20.
+    local n=$((268435456 / (p * bytes)))
+    [ "$n" -gt 200 ] && n=200
+    [ "$n" -lt 20 ] && n=20
     case $mode in
         native) ;;
         shim-all) env=(-x LD_PRELOAD="$LIB" -x INTERGATHER_MIN_BYTES=0) ;;
         shim-default) env=(-x LD_PRELOAD="$LIB") ;;
+        shim-rec) env=(-x LD_PRELOAD="$LIB" -x INTERGATHER_MIN_BYTES="$REC_MIN_BYTES") ;;
     esac
     local line
     line=$(env -u INTERGATHER_MIN_BYTES timeout 600 "$MPIRUN" --oversubscribe -np $((p + q)) "${env[@]}" \
@@ -82,13 +90,18 @@ demo_run() { # demo_run MODE P Q BYTES REP
     echo "$mode,$p,$q,$bytes,$rep,$med,$dig" >>"$RAW/demo.csv"
 }
 if [[ " $PHASES " == *" demo "* ]]; then
-echo "mode,p,q,bytes,rep,median_ms,digest" >"$RAW/demo.csv"
-for rep in $(seq 1 "$DEMO_REPS"); do
+first_rep=1
+if [ -n "${DEMO_APPEND:-}" ] && [ -s "$RAW/demo.csv" ]; then
+    first_rep=$(($(awk -F, 'NR > 1 && $5 > m { m = $5 } END { print m + 0 }' "$RAW/demo.csv") + 1))
+else
+    echo "mode,p,q,bytes,rep,median_ms,digest" >"$RAW/demo.csv"
+fi
+for rep in $(seq "$first_rep" $((first_rep + DEMO_REPS - 1))); do
     for c in $CONFIGS; do
         p=${c%:*} q=${c#*:}
-        echo "demo rep $rep/$DEMO_REPS p=$p q=$q" >&2
+        echo "demo rep $rep p=$p q=$q" >&2
         for b in $DEMO_SIZES; do
-            for mode in native shim-all shim-default; do
+            for mode in $DEMO_MODES; do
                 demo_run "$mode" "$p" "$q" "$b" "$rep"
             done
         done

@@ -153,8 +153,8 @@ if [ $do_run = 1 ]; then
         buildid="$buildid $(sed -n 's/^commit \(.\{12\}\).*/commit:\1/p' "$build/BUILD-INFO" | head -n 1)"
         shown=$(printf '%s ; ' "${cmds[@]}")
         shown=${shown% ; }
-        shown=${shown//$work/\$IG_SIM_WORK}
         shown=${shown//$build/\$IG_SIM_BUILD}
+        shown=${shown//$work/\$IG_SIM_WORK}
         # One row per panel: a new run of a panel replaces its row.
         grep -v "^$id," "$runs" >"$runs.tmp" || true
         echo "$id,$topo,$p,$q,$ppn,$plat,$label,$(date -u +%Y-%m-%dT%H:%M:%SZ),$wall,$cpu,$status,$buildid,\"$shown\"" >>"$runs.tmp"

@@ -15,6 +15,9 @@ Written files (all parameters are the defaults of the options below):
                      panels with 1 process per node (p + q = 256).
   ring128.xml        1-D torus of 128 nodes: ring panels with 8 processes
                      per node (p + q = 1024).
+  xbar256.xml        flat crossbar of 256 nodes (each node's own up/down
+                     link, no shared network links): only for the
+                     sensitivity check in docs/simulation.md.
   hosts-256x1.txt    256 ranks, 1 per node, nodes 0..255 (block order).
   hosts-1024x8.txt   1024 ranks, 8 per node on nodes 0..127 (block order:
                      ranks 8i..8i+7 on node i).
@@ -68,6 +71,13 @@ def ring(a, nodes):
             + TAIL)
 
 
+def crossbar(a, nodes):
+    return (HEAD.format(latf=a.lat_factor, bwf=a.bw_factor)
+            + f"  <!-- flat crossbar of {nodes} nodes: contention only on each node's own links -->\n"
+            + f'  <cluster id="xbar" prefix="{a.prefix}" radical="0-{nodes - 1}" suffix="" {link_attrs(a)}/>\n'
+            + TAIL)
+
+
 def hostfile(prefix, nodes, ppn):
     # Block order: ranks ppn*i .. ppn*i+ppn-1 on node i.
     return "".join(f"{prefix}{i}\n" for i in range(nodes) for _ in range(ppn))
@@ -101,6 +111,7 @@ def main():
         "cori_df.xml": df,
         "ring256.xml": ring(a, 256),
         "ring128.xml": ring(a, 128),
+        "xbar256.xml": crossbar(a, 256),
         "hosts-256x1.txt": hostfile(a.prefix, 256, 1),
         "hosts-1024x8.txt": hostfile(a.prefix, 128, 8),
     }

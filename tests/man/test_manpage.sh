@@ -1,7 +1,8 @@
 #!/bin/bash
 # intergather(7): formats without a single warning (mandoc -T lint and
 # groff -ww, whichever are installed; at least one must be), carries this
-# version, and describes every variable of the README's configuration table.
+# version, and describes every variable of the README's configuration table;
+# the modulefile templates set every default of that table.
 set -eu
 src=${IG_TOP_SRCDIR:-.}
 page=$src/man/intergather.7
@@ -28,3 +29,14 @@ for v in $vars; do
     grep -q "^\.B $v\$" "$page" || { echo "$page does not describe $v (README's table does)" >&2; exit 1; }
 done
 echo "ok: intergather(7) lint-clean ($checked ), version ${IG_VERSION:-unchecked}, describes" $vars
+
+# The modulefiles set the README's defaults, all of them.
+rows=$(sed -n 's/^| `\(INTERGATHER_[A-Z_]*\)` *|[^|]*| `\([^`]*\)` *|.*/\1 \2/p' "$src/README")
+[ "$(echo "$rows" | wc -l)" = "$(echo "$vars" | wc -w)" ] || { echo "cannot read every default of the README's table" >&2; exit 1; }
+while read -r v d; do
+    grep -q "{ \"$v\", *\"$d\" }" "$src/modules/intergather.lua.in" \
+        || { echo "modules/intergather.lua.in does not set $v=$d (README's default)" >&2; exit 1; }
+    grep -qE "^ +$v +$d\$" "$src/modules/intergather.tcl.in" \
+        || { echo "modules/intergather.tcl.in does not set $v=$d (README's default)" >&2; exit 1; }
+done <<<"$rows"
+echo "ok: the modulefiles set the README's defaults:" $rows

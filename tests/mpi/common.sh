@@ -67,19 +67,22 @@ ig_launch() {
         local prog=$1 nargs=0
         while [ $# -gt 0 ] && [ "$1" != : ]; do cmd+=("$1"); shift; nargs=$((nargs + 1)); done
         [ $# -eq 0 ] || shift  # :
-        # IG_TEST_MAXCOUNT caps allgather_matrix's MAXCOUNT (its second
-        # argument, default 262144): for an MPI whose own MPI_Allgather fails
-        # on larger derived-datatype messages (Debian's MPICH 4.0.2; see
-        # scripts/test-mpich.sh).  The program counts what it ran, so the
-        # summary checks hold at any cap.
-        if [ -n "${IG_TEST_MAXCOUNT:-}" ] && [ "${prog##*/}" = allgather_matrix ] && [ $nargs -ge 2 ]; then
+        # IG_TEST_MAXCOUNT caps the second argument of allgather_matrix
+        # (MAXCOUNT, default 262144) and allgatherv_matrix (SCALE, default
+        # 50000): for an MPI that corrupts larger derived-datatype messages
+        # itself (Debian's MPICH 4.0.2; see scripts/test-mpich.sh).  The
+        # programs count what they ran, so the summary checks hold at any cap.
+        if [ -n "${IG_TEST_MAXCOUNT:-}" ] && [ $nargs -ge 2 ] \
+           && { [ "${prog##*/}" = allgather_matrix ] || [ "${prog##*/}" = allgatherv_matrix ]; }; then
             local i=$((${#cmd[@]} - nargs + 2))  # where MAXCOUNT is or goes
             if [ $nargs -ge 3 ]; then
                 [ "${cmd[i]}" -le "$IG_TEST_MAXCOUNT" ] || cmd[i]=$IG_TEST_MAXCOUNT
             else
                 cmd+=("$IG_TEST_MAXCOUNT")
             fi
-            echo "(IG_TEST_MAXCOUNT=$IG_TEST_MAXCOUNT: allgather_matrix runs with MAXCOUNT ${cmd[i]})"
+            [ -n "${IG_MAXCOUNT_NOTED:-}" ] \
+                || echo "(IG_TEST_MAXCOUNT=$IG_TEST_MAXCOUNT: ${prog##*/} runs with ${cmd[i]} as its second argument)"
+            IG_MAXCOUNT_NOTED=1
         fi
     done
     if ! timeout "$IG_TEST_TIMEOUT" "${cmd[@]}" >"$IG_OUT" 2>&1; then
