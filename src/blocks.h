@@ -8,6 +8,7 @@
 #define IG_BLOCKS_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 typedef struct {
     MPI_Datatype type; /* contiguous(count, elem), committed */

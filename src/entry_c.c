@@ -1,11 +1,13 @@
 /*
- * C entry points.  Each one classifies the call, serves it if it can, and
+ * C entry points (the exported symbols of MPI_Allgather(v) are in
+ * entry_abi.c).  Each one classifies the call, serves it if it can, and
  * otherwise hands it unchanged to the PMPI layer so that behaviour, errors
  * included, are exactly native.  Internal MPI calls anywhere in intergather
  * go to PMPI_* only, so the shim never re-enters itself and a profiler below
  * it sees only the user's call.
  */
 #include "classify.h"
+#include "entry_abi.h"
 #include "intergather.h"
 #include "mpi_identity.h"
 #include "runtime.h"
@@ -14,9 +16,11 @@
 
 /* Assumes: nothing beyond the standard.  Guarantees: a result byte-identical
  * to PMPI_Allgather's, or the call is PMPI_Allgather's. */
-INTERGATHER_API int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int ig_c_allgather(const void *sendbuf, int sendcount, ig_handle stype, void *recvbuf, int recvcount,
+                   ig_handle rtype, ig_handle handle)
 {
+    MPI_Datatype sendtype = (MPI_Datatype)stype, recvtype = (MPI_Datatype)rtype;
+    MPI_Comm comm = (MPI_Comm)handle;
     ig_call call = { .op = IG_OP_ALLGATHER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
                      .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .comm = comm };
     int rc;
@@ -31,9 +35,11 @@ fallback:
 
 /* Assumes: nothing beyond the standard.  Guarantees: a result byte-identical
  * to PMPI_Allgatherv's, or the call is PMPI_Allgatherv's. */
-INTERGATHER_API int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+int ig_c_allgatherv(const void *sendbuf, int sendcount, ig_handle stype, void *recvbuf, const int *recvcounts,
+                    const int *displs, ig_handle rtype, ig_handle handle)
 {
+    MPI_Datatype sendtype = (MPI_Datatype)stype, recvtype = (MPI_Datatype)rtype;
+    MPI_Comm comm = (MPI_Comm)handle;
     ig_call call = { .op = IG_OP_ALLGATHERV, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
                      .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype,
                      .comm = comm };

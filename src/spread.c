@@ -33,9 +33,16 @@ static int exchange(ig_pair *pair, const spread_view *v, const ig_xfer *x)
         lo = ig_fd_first(v->n_remote, v->n_local, v->local_index);
         hi = ig_fd_first(v->n_remote, v->n_local, v->local_index + 1);
     }
-    MPI_Request *reqs = malloc((size_t)(hi - lo + 1) * sizeof(MPI_Request));
-    if (reqs == NULL)
+    size_t capacity = (size_t)(hi > lo ? hi - lo : 0) + 1; /* the receives, and my send */
+    MPI_Request *reqs = malloc(capacity * sizeof(MPI_Request));
+    /* Real statuses rather than MPI_STATUSES_IGNORE: with MPICH's mpi.h, gcc
+     * takes the sentinel for a zero-sized array and warns. */
+    MPI_Status *stats = malloc(capacity * sizeof(MPI_Status));
+    if (reqs == NULL || stats == NULL) {
+        free(reqs);
+        free(stats);
         return MPI_ERR_NO_MEM;
+    }
     int n = 0, rc = MPI_SUCCESS;
     for (int b = lo; b < hi && rc == MPI_SUCCESS; b++)
         rc = PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, v->remote_base + b, IG_TAG_DIRECT,
@@ -44,8 +51,9 @@ static int exchange(ig_pair *pair, const spread_view *v, const ig_xfer *x)
         int owner = v->remote_base + ig_fd_owner(v->n_local, v->n_remote, v->local_index);
         rc = PMPI_Isend(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, pair->comm, &reqs[n++]);
     }
-    int wrc = PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    int wrc = PMPI_Waitall(n, reqs, stats);
     free(reqs);
+    free(stats);
     return rc != MPI_SUCCESS ? rc : wrc;
 }
 

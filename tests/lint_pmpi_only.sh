@@ -8,7 +8,7 @@ src="${IG_TOP_SRCDIR:-.}/src"
 # Comment lines (starting with /*, * or //) may name MPI functions freely.
 bad=$(grep -nE '(^|[^P_A-Za-z])MPI_[A-Z][a-z_]+[a-z0-9_]*\s*\(' "$src"/*.c \
       | grep -vE '^[^:]+:[0-9]+:\s*(/\*|\*|//)' \
-      | grep -vE '^[^:]+:[0-9]+:(INTERGATHER_API )?(int|void) +MPI_[A-Z][a-z_]+\(' \
+      | grep -vE '^[^:]+:[0-9]+:(INTERGATHER_API |IG_EXPORT )?(int|void) +MPI_[A-Z][a-z_]+\(' \
       | grep -vE 'MPI_(Aint|Count|Comm|Datatype|Fint|Status|Request)\b' || true)
 if [ -n "$bad" ]; then
     echo "calls to MPI_* (not PMPI_*) inside the library:" >&2
