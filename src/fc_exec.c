@@ -7,6 +7,7 @@
 #include "pair.h"
 #include "algorithms.h"
 #include "group_allgather.h"
+#include "settings.h"
 #include "xfer.h"
 
 #include <stdlib.h>
@@ -82,13 +83,19 @@ static int fc_receiver(ig_pair *pair, const ig_xfer *x)
     return rc;
 }
 
-/* Senders of an MPI_Allgatherv with p > q would have to receive blocks whose
- * sizes they do not know, described in a type they do not have; there the
- * blocks are spread over the receivers instead (see spread.h).  Documented
- * as a deviation from the paper in README. */
+/* p > q: by default the p blocks are spread over the q receivers in ranges
+ * (spread.h) instead of the paper's extra senders joining the receivers'
+ * allgather.  Same p k t_w at each receiver, but senders receive nothing:
+ * the paper's plan copies p (p - 1) + q blocks where spreading copies about
+ * p q, which made it slower than native on shared memory
+ * (docs/performance.md).  INTERGATHER_MANY_SENDERS=join selects the
+ * paper's plan for MPI_Allgather.  MPI_Allgatherv always spreads: senders
+ * would have to receive blocks whose sizes they do not know, described in a
+ * type they do not have. */
 int ig_fc_run(ig_pair *pair, const ig_xfer *x)
 {
-    if (!ig_xfer_uniform(x) && pair->p > pair->q)
+    int join = ig_settings_get()->many_senders == IG_MANY_SENDERS_JOIN && ig_xfer_uniform(x);
+    if (pair->p > pair->q && !join)
         return ig_spread_run(pair, x);
     int rc = ig_pair_fc_prepare(pair);
     if (rc != MPI_SUCCESS)

@@ -31,10 +31,11 @@ static int on_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 static void print_configuration(void)
 {
     const ig_settings *s = ig_settings_get();
-    ig_log("active: %s=%s %s=%llu %s=%s %s=%s %s=%d", IG_ENV_TOPOLOGY, ig_topology_name(s->topology),
+    ig_log("active: %s=%s %s=%llu %s=%s %s=%s %s=%s %s=%d", IG_ENV_TOPOLOGY, ig_topology_name(s->topology),
            IG_ENV_MIN_BYTES, (unsigned long long)s->min_bytes, IG_ENV_RING_SCHEDULE,
            ig_ring_schedule_name(s->ring_schedule), IG_ENV_GROUP_ALLGATHER,
-           ig_group_allgather_name(s->group_allgather), IG_ENV_VERBOSE, s->verbose);
+           ig_group_allgather_name(s->group_allgather), IG_ENV_MANY_SENDERS,
+           ig_many_senders_name(s->many_senders), IG_ENV_VERBOSE, s->verbose);
 }
 
 int ig_runtime_start(void)

@@ -16,6 +16,7 @@
 #define IG_ENV_VERBOSE       "INTERGATHER_VERBOSE"
 #define IG_ENV_RING_SCHEDULE "INTERGATHER_RING_SCHEDULE"
 #define IG_ENV_GROUP_ALLGATHER "INTERGATHER_GROUP_ALLGATHER"
+#define IG_ENV_MANY_SENDERS "INTERGATHER_MANY_SENDERS"
 
 /* Default for INTERGATHER_MIN_BYTES: below this block size the one-time-per-call
  * cost of the algorithm (a derived datatype, two or three collective stages)
@@ -33,6 +34,12 @@ typedef enum {
     IG_RING_SCHEDULE_PAPER
 } ig_ring_schedule;
 
+/* How the fully connected algorithm serves p > q. */
+typedef enum {
+    IG_MANY_SENDERS_SPREAD = 0, /* blocks spread over the receivers in ranges (default) */
+    IG_MANY_SENDERS_JOIN        /* the paper: the p - q extra senders join the receivers' allgather */
+} ig_many_senders;
+
 /* How the fully connected algorithm's intra-group allgather stage runs. */
 typedef enum {
     IG_GROUP_ALLGATHER_MPI = 0, /* the MPI library's tuned collective (default, as the paper) */
@@ -45,6 +52,7 @@ typedef struct {
     int verbose; /* 0 quiet, 1 banner + summary, 2 also per-process detail */
     ig_ring_schedule ring_schedule;
     ig_group_allgather group_allgather;
+    ig_many_senders many_senders;
 } ig_settings;
 
 /* Each parser returns 0 and sets *out when text is valid; otherwise returns -1
@@ -57,10 +65,12 @@ int ig_parse_bytes(const char *text, uint64_t *out);
 int ig_parse_verbose(const char *text, int *out);
 int ig_parse_ring_schedule(const char *text, ig_ring_schedule *out);
 int ig_parse_group_allgather(const char *text, ig_group_allgather *out);
+int ig_parse_many_senders(const char *text, ig_many_senders *out);
 
 const char *ig_topology_name(ig_topology t);
 const char *ig_ring_schedule_name(ig_ring_schedule s);
 const char *ig_group_allgather_name(ig_group_allgather g);
+const char *ig_many_senders_name(ig_many_senders m);
 
 /* Defaults, then every variable from getenv-style lookup.  Each variable that
  * is set but not understood is reported through warn(name, value, expected). */

@@ -77,6 +77,21 @@ int ig_parse_group_allgather(const char *text, ig_group_allgather *out)
     return -1;
 }
 
+int ig_parse_many_senders(const char *text, ig_many_senders *out)
+{
+    if (!ig_setting_is_set(text))
+        return -1;
+    if (word_equals(text, "spread")) {
+        *out = IG_MANY_SENDERS_SPREAD;
+        return 0;
+    }
+    if (word_equals(text, "join")) {
+        *out = IG_MANY_SENDERS_JOIN;
+        return 0;
+    }
+    return -1;
+}
+
 /* A byte count: a non-negative decimal integer with an optional binary suffix
  * K/KB/KiB, M/MB/MiB, G/GB/GiB (all powers of 1024, as MPI users mean them).
  * Anything that would not fit in 64 bits is rejected rather than wrapped. */
@@ -143,6 +158,11 @@ const char *ig_group_allgather_name(ig_group_allgather g)
     return g == IG_GROUP_ALLGATHER_RING ? "ring" : "mpi";
 }
 
+const char *ig_many_senders_name(ig_many_senders m)
+{
+    return m == IG_MANY_SENDERS_JOIN ? "join" : "spread";
+}
+
 const char *ig_ring_schedule_name(ig_ring_schedule s)
 {
     return s == IG_RING_SCHEDULE_PAPER ? "paper" : "optimal";
@@ -157,6 +177,7 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
     s->verbose = 0;
     s->ring_schedule = IG_RING_SCHEDULE_OPTIMAL;
     s->group_allgather = IG_GROUP_ALLGATHER_MPI;
+    s->many_senders = IG_MANY_SENDERS_SPREAD;
 
     const char *v;
     if (ig_setting_is_set(v = lookup(IG_ENV_TOPOLOGY)) && ig_parse_topology(v, &s->topology) != 0)
@@ -171,13 +192,15 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
     if (ig_setting_is_set(v = lookup(IG_ENV_GROUP_ALLGATHER)) &&
         ig_parse_group_allgather(v, &s->group_allgather) != 0)
         warn(IG_ENV_GROUP_ALLGATHER, v, "mpi or ring");
+    if (ig_setting_is_set(v = lookup(IG_ENV_MANY_SENDERS)) && ig_parse_many_senders(v, &s->many_senders) != 0)
+        warn(IG_ENV_MANY_SENDERS, v, "spread or join");
 }
 
 uint64_t ig_settings_fingerprint(const ig_settings *s)
 {
     /* FNV-1a over the fields that select an algorithm (not verbosity). */
     uint64_t fields[] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
-                          (uint64_t)s->group_allgather };
+                          (uint64_t)s->group_allgather, (uint64_t)s->many_senders };
     uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         for (int b = 0; b < 8; b++) {

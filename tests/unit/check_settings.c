@@ -93,6 +93,16 @@ START_TEST(group_allgather_words)
 }
 END_TEST
 
+START_TEST(many_senders_words)
+{
+    ig_many_senders m = IG_MANY_SENDERS_SPREAD;
+    ck_assert_int_eq(ig_parse_many_senders("join", &m), 0);
+    ck_assert_int_eq(m, IG_MANY_SENDERS_JOIN);
+    ck_assert_int_eq(ig_parse_many_senders("gather", &m), -1);
+    ck_assert_int_eq(m, IG_MANY_SENDERS_JOIN);
+}
+END_TEST
+
 /* ig_settings_load against a fake environment. */
 static const char *fake_env[8][2];
 static int warnings;
@@ -123,6 +133,7 @@ START_TEST(load_defaults_when_unset)
     ck_assert_int_eq(s.verbose, 0);
     ck_assert_int_eq(s.ring_schedule, IG_RING_SCHEDULE_OPTIMAL);
     ck_assert_int_eq(s.group_allgather, IG_GROUP_ALLGATHER_MPI);
+    ck_assert_int_eq(s.many_senders, IG_MANY_SENDERS_SPREAD);
     ck_assert_int_eq(warnings, 0);
 }
 END_TEST
@@ -147,7 +158,8 @@ END_TEST
 
 START_TEST(fingerprint_tracks_algorithm_choice_only)
 {
-    ig_settings a = { IG_TOPOLOGY_FULLY_CONNECTED, 1024, 0, IG_RING_SCHEDULE_OPTIMAL, IG_GROUP_ALLGATHER_MPI };
+    ig_settings a = { IG_TOPOLOGY_FULLY_CONNECTED, 1024, 0, IG_RING_SCHEDULE_OPTIMAL, IG_GROUP_ALLGATHER_MPI,
+                      IG_MANY_SENDERS_SPREAD };
     ig_settings b = a;
     b.verbose = 2;
     ck_assert(ig_settings_fingerprint(&a) == ig_settings_fingerprint(&b));
@@ -161,6 +173,9 @@ START_TEST(fingerprint_tracks_algorithm_choice_only)
     ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
     b = a;
     b.group_allgather = IG_GROUP_ALLGATHER_RING;
+    ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
+    b = a;
+    b.many_senders = IG_MANY_SENDERS_JOIN;
     ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
 }
 END_TEST
@@ -176,6 +191,7 @@ int main(void)
     tcase_add_test(tc, verbose_levels);
     tcase_add_test(tc, ring_schedule_words);
     tcase_add_test(tc, group_allgather_words);
+    tcase_add_test(tc, many_senders_words);
     tcase_add_test(tc, load_defaults_when_unset);
     tcase_add_test(tc, load_values_and_warn_on_garbage);
     tcase_add_test(tc, fingerprint_tracks_algorithm_choice_only);
