@@ -10,20 +10,24 @@
 # namespace that runs mpirun and hosts no rank), check that every node's uplink
 # and downlink carries its configured rate, run intergather-bench for every
 # split in CONFIGS (native vs fc vs ring-optimal vs ring-paper), then fc under
-# each of Open MPI's tuned allgather algorithms at one size, then fc with the
-# ring allgather (the best of them) at every size; ALWAYS tear down (trap).
+# each of Open MPI's tuned allgather algorithms at one size, then fc at every
+# size with Open MPI's ring allgather (the best of them) and with
+# intergather's own ring (INTERGATHER_GROUP_ALLGATHER=ring), and for p > q the
+# paper's plan against the default spread plan; ALWAYS tear down.
 # Only namespaces, veth pairs, a bridge and addresses inside those namespaces
 # are created; the host's own network namespace is never touched.
 #
 # Results: docs/data/cluster-links.csv, docs/data/cluster-bench.csv,
 # docs/data/cluster-tuned.csv, docs/data/cluster-fc-ring.csv,
+# docs/data/cluster-fc-igring.csv, docs/data/cluster-fc-{join,spread}.csv,
 # docs/figures/cluster-bench.png, and Markdown tables on stdout.
 # Environment: RATE (Mbit/s per node and direction, default 100), CONFIGS
 # ("P:Q ..."), OUT and FIG (output folders; QUICK=1 writes to /tmp/igc-quick), SIZES (bench --sizes, default 256K:4M), ITERS (default 3),
 # TUNED_ALGS (default "0 1 2 3 4 5"), TUNED_CONFIGS, TUNED_SIZE,
 # LINK_MIN (lowest acceptable fraction of RATE per link, default 0.85),
 # IGC_PREFIX (namespace prefix, default igc), IGC_SUBNET (default 10.78.0),
-# PHASES (default "bench tuned fcring"; the link check always runs).
+# PHASES (default "bench tuned fcring igring manysenders"; the link check
+# always runs).
 set -uo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -51,7 +55,7 @@ TUNED_ALGS=${TUNED_ALGS:-"0 1 2 3 4 5"}
 TUNED_CONFIGS=${TUNED_CONFIGS:-"4:4 8:8 4:12 12:4"}
 TUNED_SIZE=${TUNED_SIZE:-4M}
 LINK_MIN=${LINK_MIN:-0.85}
-PHASES=${PHASES:-"bench tuned fcring"}
+PHASES=${PHASES:-"bench tuned fcring igring manysenders"}
 if [ -n "${QUICK:-}" ]; then
     OUT=${OUT:-/tmp/igc-quick}; FIG=${FIG:-/tmp/igc-quick}
 fi
@@ -149,14 +153,11 @@ build_cluster() {
     echo "cluster: $NODES nodes at $RATE Mbit/s per direction (htb), built in $((SECONDS - t0)) s" >&2
 }
 
-# cluster_mpirun NP [mpirun options --] PROGRAM ARGS: one rank on each of nodes 0..NP-1.
+# cluster_mpirun NP [MPIRUN-OPTIONS... --] PROGRAM ARGS: one rank on each of
+# nodes 0..NP-1; everything after NP goes to mpirun as it is.
 cluster_mpirun() {
-    local np=$1 hf=$IGC_RUN/hosts.$1 i extra=()
+    local np=$1 hf=$IGC_RUN/hosts.$1 i
     shift
-    while [ $# -gt 0 ] && [ "$1" != "--" ] && [ "${1#--mca}" != "$1" -o "${1#-x}" != "$1" ]; do
-        extra+=("$1" "$2"); shift 2
-    done
-    [ "${1:-}" = "--" ] && shift
     : >"$hf"
     for i in $(seq 0 $((np - 1))); do echo "$IGC_SUBNET.$((i + 1)) slots=1" >>"$hf"; done
     mkdir -p "$IGC_RUN/head"
@@ -165,7 +166,7 @@ cluster_mpirun() {
         --mca plm_rsh_agent "$here/ns-agent" --mca plm_rsh_no_tree_spawn 1 \
         --mca pml ob1 --mca btl tcp,self \
         --mca btl_tcp_if_include "$IGC_SUBNET.0/24" --mca oob_tcp_if_include "$IGC_SUBNET.0/24" \
-        --mca mpi_yield_when_idle 1 "${extra[@]}" "$@"
+        --mca mpi_yield_when_idle 1 "$@"
 }
 
 # --- link check ---------------------------------------------------------------
@@ -223,19 +224,22 @@ run_tuned() {
     done
 }
 
-# fc at every size with the ring allgather for its intra-group stage.
-run_fc_ring() {
-    local c p q csv first=1
+# fc at every size with a ring for its intra-group stage: Open MPI's tuned
+# ring (fcring: coll_tuned_allgather_algorithm 4) or intergather's own
+# (igring: INTERGATHER_GROUP_ALLGATHER=ring).
+run_fc_variant() { # run_fc_variant NAME OUTPUT.csv LABEL MPIRUN-OPTIONS...
+    local name=$1 out=$2 label=$3 c p q csv first=1
+    shift 3
     for c in $CONFIGS; do
         p=${c%:*} q=${c#*:}
-        csv=$IGC_RUN/fcring-$p-$q.csv
-        echo "fc with coll_tuned_allgather_algorithm=4 (ring): p=$p q=$q" >&2
-        cluster_mpirun $((p + q)) --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allgather_algorithm 4 -- \
+        csv=$IGC_RUN/$name-$p-$q.csv
+        echo "fc, $label: p=$p q=$q" >&2
+        cluster_mpirun $((p + q)) "$@" -- \
             "$BENCH" -p "$p" --sizes "$SIZES" --iters "$ITERS" --warmup 0 --algos fc --csv "$csv" || return 1
-        if [ $first = 1 ]; then sed -n '1s/^/rate_mbit,allgather_algorithm,/p' "$csv" >"$IGC_RUN/fcring-all.csv"; first=0; fi
-        sed -n "2,\$s/^/$RATE,4,/p" "$csv" >>"$IGC_RUN/fcring-all.csv"
+        if [ $first = 1 ]; then sed -n '1s/^/rate_mbit,group_allgather,/p' "$csv" >"$IGC_RUN/$name-all.csv"; first=0; fi
+        sed -n "2,\$s/^/$RATE,$label,/p" "$csv" >>"$IGC_RUN/$name-all.csv"
     done
-    cp "$IGC_RUN/fcring-all.csv" "$OUT/cluster-fc-ring.csv"
+    cp "$IGC_RUN/$name-all.csv" "$OUT/$out"
 }
 
 has_phase() { [[ " $PHASES " == *" $1 "* ]]; }
@@ -256,7 +260,28 @@ if has_phase tuned; then
 fi
 t0=$SECONDS
 if has_phase fcring; then
-    run_fc_ring || { echo "run.sh: an fc ring-allgather run failed" >&2; exit 1; }
-    echo "fc ring-allgather runs took $((SECONDS - t0)) s" >&2
+    run_fc_variant fcring cluster-fc-ring.csv tuned-ring \
+        --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allgather_algorithm 4 ||
+        { echo "run.sh: an fc ring-allgather run failed" >&2; exit 1; }
+    echo "fc with the tuned ring allgather took $((SECONDS - t0)) s" >&2
+fi
+t0=$SECONDS
+if has_phase igring; then
+    run_fc_variant igring cluster-fc-igring.csv intergather-ring -x INTERGATHER_GROUP_ALLGATHER=ring ||
+        { echo "run.sh: an INTERGATHER_GROUP_ALLGATHER=ring run failed" >&2; exit 1; }
+    echo "fc with INTERGATHER_GROUP_ALLGATHER=ring took $((SECONDS - t0)) s" >&2
+fi
+t0=$SECONDS
+if has_phase manysenders; then
+    # p > q only: the paper's plan (extra senders join the receivers'
+    # allgather) against the library's default, which spreads the blocks.
+    many=""
+    for c in $CONFIGS; do [ "${c%:*}" -gt "${c#*:}" ] && many="$many $c"; done
+    if [ -n "$many" ]; then
+        CONFIGS=$many run_fc_variant join cluster-fc-join.csv join -x INTERGATHER_MANY_SENDERS=join &&
+            CONFIGS=$many run_fc_variant spread cluster-fc-spread.csv spread -x INTERGATHER_MANY_SENDERS=spread ||
+            { echo "run.sh: a many-senders run failed" >&2; exit 1; }
+    fi
+    echo "many-senders runs took $((SECONDS - t0)) s" >&2
 fi
 /usr/bin/python3 "$here/cluster_report.py" "$OUT" "$FIG"
