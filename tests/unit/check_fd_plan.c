@@ -13,14 +13,14 @@ START_TEST(ranges_partition_blocks)
 {
     for (int n_src = 1; n_src <= 64; n_src++) {
         for (int n_dst = 1; n_dst <= 64; n_dst++) {
-            ck_assert_int_eq(ig_fd_first(n_src, n_dst, 0), 0);
-            ck_assert_int_eq(ig_fd_first(n_src, n_dst, n_dst), n_src);
+            REQUIRE_EQ(ig_fd_first(n_src, n_dst, 0), 0);
+            REQUIRE_EQ(ig_fd_first(n_src, n_dst, n_dst), n_src);
             int most = (n_src + n_dst - 1) / n_dst;
             for (int d = 0; d < n_dst; d++) {
                 int lo = ig_fd_first(n_src, n_dst, d), hi = ig_fd_first(n_src, n_dst, d + 1);
-                ck_assert_msg(lo <= hi && hi - lo <= most, "n_src=%d n_dst=%d d=%d [%d,%d)", n_src, n_dst, d, lo, hi);
+                REQUIRE(lo <= hi && hi - lo <= most, "n_src=%d n_dst=%d d=%d [%d,%d)", n_src, n_dst, d, lo, hi);
                 for (int b = lo; b < hi; b++)
-                    ck_assert_msg(ig_fd_owner(n_src, n_dst, b) == d, "n_src=%d n_dst=%d block %d", n_src, n_dst, b);
+                    REQUIRE(ig_fd_owner(n_src, n_dst, b) == d, "n_src=%d n_dst=%d block %d", n_src, n_dst, b);
             }
         }
     }
@@ -54,7 +54,7 @@ START_TEST(choice_is_symmetric)
         for (int nb = 1; nb <= 32; nb++)
             for (double ka = 8; ka <= 8 << 20; ka *= 16)
                 for (double kb = 8; kb <= 8 << 20; kb *= 64)
-                    ck_assert_int_eq(ig_fd_preferred(na, ka, nb, kb, &ig_cost_default),
+                    REQUIRE_EQ(ig_fd_preferred(na, ka, nb, kb, &ig_cost_default),
                                      ig_fd_preferred(nb, kb, na, ka, &ig_cost_default));
 }
 END_TEST
@@ -75,6 +75,7 @@ int main(void)
 {
     Suite *s = suite_create("fd_plan");
     TCase *tc = tcase_create("fd");
+    tcase_set_timeout(tc, 300);
     tcase_add_test(tc, ranges_partition_blocks);
     tcase_add_test(tc, large_sizes_do_not_overflow);
     tcase_add_test(tc, cost_model_matches_hand_values);

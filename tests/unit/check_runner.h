@@ -6,6 +6,15 @@
 #include <check.h>
 #include <stdlib.h>
 
+/* check's ck_assert macros report every passing assertion to the parent
+ * process; loops over thousands of cases assert only on failure. */
+#define REQUIRE(cond, ...)                \
+    do {                                  \
+        if (!(cond))                      \
+            ck_abort_msg(__VA_ARGS__);    \
+    } while (0)
+#define REQUIRE_EQ(a, b) REQUIRE((a) == (b), "%s == %s: %d != %d", #a, #b, (int)(a), (int)(b))
+
 static inline int ig_run_suite(Suite *suite)
 {
     SRunner *sr = srunner_create(suite);
