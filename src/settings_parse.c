@@ -27,69 +27,62 @@ static int word_equals(const char *text, const char *word)
     return *text == '\0';
 }
 
-int ig_parse_topology(const char *text, ig_topology *out)
+/* One word of a fixed vocabulary, each naming an enumerator. */
+typedef struct {
+    const char *word;
+    int value;
+} word_value;
+
+static int parse_word(const char *text, const word_value *words, size_t n, int *value)
 {
-    static const struct { const char *word; ig_topology value; } words[] = {
-        { "fully-connected", IG_TOPOLOGY_FULLY_CONNECTED },
-        { "fully_connected", IG_TOPOLOGY_FULLY_CONNECTED },
-        { "fc", IG_TOPOLOGY_FULLY_CONNECTED },
-        { "ring", IG_TOPOLOGY_RING },
-        { "native", IG_TOPOLOGY_NATIVE },
-    };
     if (!ig_setting_is_set(text))
         return -1;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (word_equals(text, words[i].word)) {
-            *out = words[i].value;
+            *value = words[i].value;
             return 0;
         }
     }
     return -1;
 }
 
+#define PARSE_WORD(text, words, out)                                                 \
+    do {                                                                             \
+        int value_;                                                                  \
+        if (parse_word(text, words, sizeof words / sizeof words[0], &value_) != 0)  \
+            return -1;                                                               \
+        *(out) = value_;                                                             \
+        return 0;                                                                    \
+    } while (0)
+
+int ig_parse_topology(const char *text, ig_topology *out)
+{
+    static const word_value words[] = {
+        { "fully-connected", IG_TOPOLOGY_FULLY_CONNECTED },
+        { "fully_connected", IG_TOPOLOGY_FULLY_CONNECTED },
+        { "fc", IG_TOPOLOGY_FULLY_CONNECTED },
+        { "ring", IG_TOPOLOGY_RING },
+        { "native", IG_TOPOLOGY_NATIVE },
+    };
+    PARSE_WORD(text, words, out);
+}
+
 int ig_parse_ring_schedule(const char *text, ig_ring_schedule *out)
 {
-    if (!ig_setting_is_set(text))
-        return -1;
-    if (word_equals(text, "optimal")) {
-        *out = IG_RING_SCHEDULE_OPTIMAL;
-        return 0;
-    }
-    if (word_equals(text, "paper")) {
-        *out = IG_RING_SCHEDULE_PAPER;
-        return 0;
-    }
-    return -1;
+    static const word_value words[] = { { "optimal", IG_RING_SCHEDULE_OPTIMAL }, { "paper", IG_RING_SCHEDULE_PAPER } };
+    PARSE_WORD(text, words, out);
 }
 
 int ig_parse_group_allgather(const char *text, ig_group_allgather *out)
 {
-    if (!ig_setting_is_set(text))
-        return -1;
-    if (word_equals(text, "mpi")) {
-        *out = IG_GROUP_ALLGATHER_MPI;
-        return 0;
-    }
-    if (word_equals(text, "ring")) {
-        *out = IG_GROUP_ALLGATHER_RING;
-        return 0;
-    }
-    return -1;
+    static const word_value words[] = { { "mpi", IG_GROUP_ALLGATHER_MPI }, { "ring", IG_GROUP_ALLGATHER_RING } };
+    PARSE_WORD(text, words, out);
 }
 
 int ig_parse_many_senders(const char *text, ig_many_senders *out)
 {
-    if (!ig_setting_is_set(text))
-        return -1;
-    if (word_equals(text, "spread")) {
-        *out = IG_MANY_SENDERS_SPREAD;
-        return 0;
-    }
-    if (word_equals(text, "join")) {
-        *out = IG_MANY_SENDERS_JOIN;
-        return 0;
-    }
-    return -1;
+    static const word_value words[] = { { "spread", IG_MANY_SENDERS_SPREAD }, { "join", IG_MANY_SENDERS_JOIN } };
+    PARSE_WORD(text, words, out);
 }
 
 /* A byte count: a non-negative decimal integer with an optional binary suffix
