@@ -16,6 +16,7 @@
 #    docs/figures/shm-bench.png, docs/figures/shm-shim.png
 # Environment: CONFIGS ("P:Q ..."), SIZES (bench --sizes), DEMO_SIZES (bytes),
 # PHASES ("bench demo" or one of them; the report reads whatever RAW holds),
+# DATA and FIGS (output folders, default docs/data and docs/figures),
 # REPS (bench runs), DEMO_REPS (demo runs; DEMO_APPEND=1 adds them to
 # RAW/demo.csv), REC_MIN_BYTES (adds the mode shim-rec), ITERS, RAW (raw-run directory, default a temporary one), MPIRUN.
 set -euo pipefail
@@ -49,7 +50,9 @@ if [ -z "${RAW:-}" ]; then
     RAW=$(mktemp -d)
     trap 'rm -rf "$RAW"' EXIT
 fi
-mkdir -p "$RAW" docs/data docs/figures
+DATA=${DATA:-docs/data}
+FIGS=${FIGS:-docs/figures}
+mkdir -p "$RAW" "$DATA" "$FIGS"
 echo "raw runs in $RAW; $(nproc) cores, processes are oversubscribed" >&2
 
 PHASES=${PHASES:-"bench demo"}
@@ -109,4 +112,4 @@ for rep in $(seq "$first_rep" $((first_rep + DEMO_REPS - 1))); do
 done
 fi
 
-"$PY" "$top/scripts/bench/shm_report.py" "$RAW" docs/data docs/figures
+"$PY" "$top/scripts/bench/shm_report.py" "$RAW" "$DATA" "$FIGS"
