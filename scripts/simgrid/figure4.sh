@@ -13,6 +13,11 @@
 #   --iters N      timed calls per point (default 1: SMPI time is deterministic)
 #   --warmup N     untimed calls before them (default 1: the first call builds
 #                  the algorithm's sub-communicators)
+#   --sizes SPEC   block sizes for every algorithm instead of 32K..4M (a
+#                  benchmark --sizes list or range; must stay within the
+#                  2 GiB limit below for panels a and c)
+#   --ring-algos L algorithms of the ring panels (default
+#                  ring-optimal,ring-paper,intra-ring)
 #   --no-build     use the existing $IG_SIM_BUILD/intergather-bench
 #   --no-plot      only simulate
 #
@@ -72,9 +77,9 @@ SMPI_CFG=(
     --cfg=smpi/privatization:no
 )
 
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; }
 
-panels="" label="" iters=1 warmup=1 do_build=1 do_run=1 do_plot=1
+panels="" label="" iters=1 warmup=1 do_build=1 do_run=1 do_plot=1 sizes="" ring_algos=ring-optimal,ring-paper,intra-ring
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) panels=$QUICK; label=${label:-quick} ;;
@@ -82,6 +87,8 @@ while [ $# -gt 0 ]; do
     --label) label=$2; shift ;;
     --iters) iters=$2; shift ;;
     --warmup) warmup=$2; shift ;;
+    --sizes) sizes=$2; shift ;;
+    --ring-algos) ring_algos=$2; shift ;;
     --no-build) do_build=0 ;;
     --no-plot) do_plot=0 ;;
     --plot-only) do_build=0; do_run=0 ;;
@@ -113,7 +120,7 @@ if [ $do_run = 1 ]; then
     for id in $panels; do
         read -r _ topo p q plat hosts ppn pmax bmax <<<"$(panel_row "$id")"
         np=$((p + q))
-        if [ "$topo" = fc ]; then proposed=fc; algos=fc,root-gathering; else proposed=ring-optimal; algos=ring-optimal,ring-paper,intra-ring; fi
+        if [ "$topo" = fc ]; then proposed=fc; algos=fc,root-gathering; else proposed=ring-optimal; algos=$ring_algos; fi
         out="$data/figure4-$id.csv"
         tmp="$work/figure4-$id.csv.partial"
         log="$work/logs/figure4-$id.log"
@@ -122,8 +129,8 @@ if [ $do_run = 1 ]; then
         bench_args=(--intra -p "$p" --iters "$iters" --warmup "$warmup")
         # Every algorithm up to the baseline's largest size, then the
         # proposed algorithm alone above it (panel a).
-        cmds=("smpirun ${common[*]} $bin ${bench_args[*]} --sizes $MIN_SIZE:$bmax --algos $algos --csv $tmp.1")
-        if [ "$pmax" != "$bmax" ]; then
+        cmds=("smpirun ${common[*]} $bin ${bench_args[*]} --sizes ${sizes:-$MIN_SIZE:$bmax} --algos $algos --csv $tmp.1")
+        if [ -z "$sizes" ] && [ "$pmax" != "$bmax" ]; then
             cmds+=("smpirun ${common[*]} $bin ${bench_args[*]} --sizes $(numfmt --from=iec "$bmax" | awk '{ print 2 * $1 }'):$(numfmt --from=iec "$pmax") --algos $proposed --csv $tmp.2")
         fi
         echo "figure4.sh: panel $id ($topo $p/$q, $ppn per node, $plat): started $(date -u +%H:%M:%S)" >&2
