@@ -42,9 +42,22 @@ typedef enum {
 
 /* How the fully connected algorithm's intra-group allgather stage runs. */
 typedef enum {
-    IG_GROUP_ALLGATHER_MPI = 0, /* the MPI library's tuned collective (default, as the paper) */
-    IG_GROUP_ALLGATHER_RING     /* intergather's neighbour ring: (n-1) k t_w on any network */
+    IG_GROUP_ALLGATHER_AUTO = 0, /* ring from IG_GROUP_RING_MIN_BYTES per member, else mpi (default) */
+    IG_GROUP_ALLGATHER_MPI,      /* the MPI library's tuned collective, as the paper */
+    IG_GROUP_ALLGATHER_RING      /* intergather's neighbour ring: (n-1) k t_w on any network */
 } ig_group_allgather;
+
+/* Where `auto` switches the group stage from the MPI library's allgather to
+ * intergather's ring: the average bytes one member contributes.  Large
+ * blocks are bandwidth-bound, and the ring is the allgather whose every step
+ * sends to one neighbour while receiving from the other, so it runs at link
+ * rate; Open MPI's default choice for 4 to 16 processes (recursive doubling,
+ * neighbour exchange: two-way exchanges with one peer) ran the stage at about
+ * half the link rate over TCP, which kept fc below the 2.7x / 4.5x targets on
+ * the emulated cluster.  Below this size the ring's n - 1 latencies count and
+ * it lost to Open MPI on shared memory at 16 KiB (docs/performance.md).
+ * MPICH's own rule is the same shape: ring allgather for long messages. */
+#define IG_GROUP_RING_MIN_BYTES ((uint64_t)65536)
 
 typedef struct {
     ig_topology topology;
@@ -70,6 +83,12 @@ int ig_parse_many_senders(const char *text, ig_many_senders *out);
 const char *ig_topology_name(ig_topology t);
 const char *ig_ring_schedule_name(ig_ring_schedule s);
 const char *ig_group_allgather_name(ig_group_allgather g);
+
+/* The stage a group allgather actually runs (MPI or RING) under setting g,
+ * for members contributing `total_bytes` in all.  Every member must pass the
+ * same values (they do: the counts and the type signature are common to the
+ * group), so every member picks the same stage. */
+ig_group_allgather ig_group_allgather_resolve(ig_group_allgather g, uint64_t total_bytes, int members);
 const char *ig_many_senders_name(ig_many_senders m);
 
 /* Defaults, then every variable from getenv-style lookup.  Each variable that

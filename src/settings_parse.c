@@ -75,8 +75,19 @@ int ig_parse_ring_schedule(const char *text, ig_ring_schedule *out)
 
 int ig_parse_group_allgather(const char *text, ig_group_allgather *out)
 {
-    static const word_value words[] = { { "mpi", IG_GROUP_ALLGATHER_MPI }, { "ring", IG_GROUP_ALLGATHER_RING } };
+    static const word_value words[] = {
+        { "auto", IG_GROUP_ALLGATHER_AUTO }, { "mpi", IG_GROUP_ALLGATHER_MPI }, { "ring", IG_GROUP_ALLGATHER_RING }
+    };
     PARSE_WORD(text, words, out);
+}
+
+ig_group_allgather ig_group_allgather_resolve(ig_group_allgather g, uint64_t total_bytes, int members)
+{
+    if (g != IG_GROUP_ALLGATHER_AUTO)
+        return g;
+    if (members < 1 || total_bytes / (uint64_t)members < IG_GROUP_RING_MIN_BYTES)
+        return IG_GROUP_ALLGATHER_MPI;
+    return IG_GROUP_ALLGATHER_RING;
 }
 
 int ig_parse_many_senders(const char *text, ig_many_senders *out)
@@ -148,7 +159,12 @@ const char *ig_topology_name(ig_topology t)
 
 const char *ig_group_allgather_name(ig_group_allgather g)
 {
-    return g == IG_GROUP_ALLGATHER_RING ? "ring" : "mpi";
+    switch (g) {
+    case IG_GROUP_ALLGATHER_AUTO: return "auto";
+    case IG_GROUP_ALLGATHER_MPI: return "mpi";
+    case IG_GROUP_ALLGATHER_RING: return "ring";
+    }
+    return "?";
 }
 
 const char *ig_many_senders_name(ig_many_senders m)
@@ -169,7 +185,7 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
     s->min_bytes = IG_DEFAULT_MIN_BYTES;
     s->verbose = 0;
     s->ring_schedule = IG_RING_SCHEDULE_OPTIMAL;
-    s->group_allgather = IG_GROUP_ALLGATHER_MPI;
+    s->group_allgather = IG_GROUP_ALLGATHER_AUTO;
     s->many_senders = IG_MANY_SENDERS_SPREAD;
 
     const char *v;
@@ -184,7 +200,7 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
         warn(IG_ENV_RING_SCHEDULE, v, "optimal or paper");
     if (ig_setting_is_set(v = lookup(IG_ENV_GROUP_ALLGATHER)) &&
         ig_parse_group_allgather(v, &s->group_allgather) != 0)
-        warn(IG_ENV_GROUP_ALLGATHER, v, "mpi or ring");
+        warn(IG_ENV_GROUP_ALLGATHER, v, "auto, mpi or ring");
     if (ig_setting_is_set(v = lookup(IG_ENV_MANY_SENDERS)) && ig_parse_many_senders(v, &s->many_senders) != 0)
         warn(IG_ENV_MANY_SENDERS, v, "spread or join");
 }

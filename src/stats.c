@@ -8,6 +8,7 @@
 static atomic_ulong served[IG_ALGO_COUNT];
 static atomic_ulong fallbacks[IG_FALLBACK_COUNT];
 static atomic_ulong kinds[IG_KIND_COUNT];
+static atomic_ulong stages[IG_STAGE_COUNT];
 static atomic_long comms_live;
 static atomic_long comms_peak;
 static atomic_ulong comms_created;
@@ -15,6 +16,7 @@ static atomic_ulong comms_created;
 void ig_stats_served(ig_algo algo) { atomic_fetch_add(&served[algo], 1); }
 void ig_stats_fallback(ig_fallback why) { atomic_fetch_add(&fallbacks[why], 1); }
 void ig_stats_kind(ig_kind kind) { atomic_fetch_add(&kinds[kind], 1); }
+void ig_stats_group_stage(ig_stage stage) { atomic_fetch_add(&stages[stage], 1); }
 
 void ig_stats_comm_created(int n)
 {
@@ -59,7 +61,8 @@ void ig_stats_report(int world_rank)
     for (int k = 0; k < IG_KIND_COUNT; k++)
         n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lu", ig_kind_name((ig_kind)k),
                       atomic_load(&kinds[k]));
-    n += snprintf(line + n, sizeof line - (size_t)n, "; native");
+    n += snprintf(line + n, sizeof line - (size_t)n, " group-mpi=%lu group-ring=%lu; native",
+                  atomic_load(&stages[IG_STAGE_MPI]), atomic_load(&stages[IG_STAGE_RING]));
     for (int f = 0; f < IG_FALLBACK_COUNT; f++)
         n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lu", ig_fallback_name((ig_fallback)f),
                       atomic_load(&fallbacks[f]));

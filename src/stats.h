@@ -36,7 +36,16 @@ typedef enum {
     IG_KIND_COUNT
 } ig_kind;
 
+/* Who ran a fully connected algorithm's intra-group allgather stage
+ * (INTERGATHER_GROUP_ALLGATHER; `auto` resolves to one of these per call). */
+typedef enum {
+    IG_STAGE_MPI = 0, /* the MPI library's allgather */
+    IG_STAGE_RING,    /* intergather's neighbour ring */
+    IG_STAGE_COUNT
+} ig_stage;
+
 void ig_stats_served(ig_algo algo);
+void ig_stats_group_stage(ig_stage stage);
 void ig_stats_kind(ig_kind kind);
 void ig_stats_fallback(ig_fallback why);
 void ig_stats_comm_created(int n);

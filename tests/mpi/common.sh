@@ -149,6 +149,25 @@ summary_value() {
     echo "$line" | sed -n "s/.* $1=\([0-9-]*\).*/\1/p"
 }
 
+# summary_total KEY: the sum of KEY= over every process's summary line
+# (INTERGATHER_VERBOSE=2 prints one per process).
+summary_total() {
+    grep 'intergather: summary (world rank' "$IG_OUT" |
+        sed -n "s/.* $1=\([0-9]*\).*/\1/p" | awk '{ t += $1 } END { print t + 0 }'
+}
+
+# expect_total KEY OP VALUE: fail unless summary_total KEY OP VALUE holds
+# (OP a test(1) comparison: -eq, -gt, ...).
+expect_total() {
+    local got
+    got=$(summary_total "$1")
+    if ! [ "$got" "$2" "$3" ]; then
+        echo "expected the processes' $1 to total $2 $3, got $got" >&2
+        cat "$IG_OUT" >&2
+        return 1
+    fi
+}
+
 # expect_summary KEY VALUE: fail unless the summary says KEY=VALUE.
 expect_summary() {
     local got

@@ -90,6 +90,24 @@ START_TEST(group_allgather_words)
     ck_assert_int_eq(g, IG_GROUP_ALLGATHER_RING);
     ck_assert_int_eq(ig_parse_group_allgather("mpi", &g), 0);
     ck_assert_int_eq(g, IG_GROUP_ALLGATHER_MPI);
+    ck_assert_int_eq(ig_parse_group_allgather("AUTO", &g), 0);
+    ck_assert_int_eq(g, IG_GROUP_ALLGATHER_AUTO);
+    ck_assert_str_eq(ig_group_allgather_name(IG_GROUP_ALLGATHER_AUTO), "auto");
+}
+END_TEST
+
+START_TEST(group_allgather_auto_switches_at_the_threshold)
+{
+    const uint64_t t = IG_GROUP_RING_MIN_BYTES;
+    /* auto: decided by the average contribution per member */
+    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_AUTO, 4 * t, 4), IG_GROUP_ALLGATHER_RING);
+    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_AUTO, 4 * t - 1, 4), IG_GROUP_ALLGATHER_MPI);
+    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_AUTO, 0, 4), IG_GROUP_ALLGATHER_MPI);
+    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_AUTO, UINT64_MAX, 3), IG_GROUP_ALLGATHER_RING);
+    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_AUTO, t, 0), IG_GROUP_ALLGATHER_MPI);
+    /* explicit choices are kept whatever the size */
+    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_MPI, 100 * t, 2), IG_GROUP_ALLGATHER_MPI);
+    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_RING, 1, 2), IG_GROUP_ALLGATHER_RING);
 }
 END_TEST
 
@@ -132,7 +150,7 @@ START_TEST(load_defaults_when_unset)
     ck_assert_uint_eq(s.min_bytes, IG_DEFAULT_MIN_BYTES);
     ck_assert_int_eq(s.verbose, 0);
     ck_assert_int_eq(s.ring_schedule, IG_RING_SCHEDULE_OPTIMAL);
-    ck_assert_int_eq(s.group_allgather, IG_GROUP_ALLGATHER_MPI);
+    ck_assert_int_eq(s.group_allgather, IG_GROUP_ALLGATHER_AUTO);
     ck_assert_int_eq(s.many_senders, IG_MANY_SENDERS_SPREAD);
     ck_assert_int_eq(warnings, 0);
 }
@@ -191,6 +209,7 @@ int main(void)
     tcase_add_test(tc, verbose_levels);
     tcase_add_test(tc, ring_schedule_words);
     tcase_add_test(tc, group_allgather_words);
+    tcase_add_test(tc, group_allgather_auto_switches_at_the_threshold);
     tcase_add_test(tc, many_senders_words);
     tcase_add_test(tc, load_defaults_when_unset);
     tcase_add_test(tc, load_values_and_warn_on_garbage);
