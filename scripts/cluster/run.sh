@@ -9,24 +9,27 @@
 # Steps: build the cluster (NODES namespaces on one bridge, plus a head
 # namespace that runs mpirun and hosts no rank), check that every node's uplink
 # and downlink carries its configured rate, run intergather-bench for every
-# split in CONFIGS (native vs fc vs ring-optimal vs ring-paper), then fc under
-# each of Open MPI's tuned allgather algorithms at one size, then fc at every
-# size with Open MPI's ring allgather (the best of them) and with
-# intergather's own ring (INTERGATHER_GROUP_ALLGATHER=ring), and for p > q the
+# split in CONFIGS (native vs fc vs ring-optimal vs ring-paper, default
+# settings), then fc with its intra-group stage given to Open MPI
+# (INTERGATHER_GROUP_ALLGATHER=mpi) under each of Open MPI's tuned allgather
+# algorithms at one size, then fc at every size with the stage run by Open
+# MPI's default choice (igmpi), by Open MPI's ring allgather (fcring, the best
+# of the tuned ones) and by intergather's own ring (igring), and for p > q the
 # paper's plan against the default spread plan; ALWAYS tear down.
 # Only namespaces, veth pairs, a bridge and addresses inside those namespaces
 # are created; the host's own network namespace is never touched.
 #
 # Results: docs/data/cluster-links.csv, docs/data/cluster-bench.csv,
 # docs/data/cluster-tuned.csv, docs/data/cluster-fc-ring.csv,
-# docs/data/cluster-fc-igring.csv, docs/data/cluster-fc-{join,spread}.csv,
+# docs/data/cluster-fc-igring.csv, docs/data/cluster-fc-igmpi.csv,
+# docs/data/cluster-fc-{join,spread}.csv,
 # docs/figures/cluster-bench.png, and Markdown tables on stdout.
 # Environment: RATE (Mbit/s per node and direction, default 100), CONFIGS
 # ("P:Q ..."), OUT and FIG (output folders; QUICK=1 writes to /tmp/igc-quick), SIZES (bench --sizes, default 256K:4M), ITERS (default 3),
 # TUNED_ALGS (default "0 1 2 3 4 5"), TUNED_CONFIGS, TUNED_SIZE,
 # LINK_MIN (lowest acceptable fraction of RATE per link, default 0.85),
 # IGC_PREFIX (namespace prefix, default igc), IGC_SUBNET (default 10.78.0),
-# PHASES (default "bench tuned fcring igring manysenders"; the link check
+# PHASES (default "bench tuned fcring igring igmpi manysenders"; the link check
 # always runs).
 set -uo pipefail
 
@@ -55,7 +58,7 @@ TUNED_ALGS=${TUNED_ALGS:-"0 1 2 3 4 5"}
 TUNED_CONFIGS=${TUNED_CONFIGS:-"4:4 8:8 4:12 12:4"}
 TUNED_SIZE=${TUNED_SIZE:-4M}
 LINK_MIN=${LINK_MIN:-0.85}
-PHASES=${PHASES:-"bench tuned fcring igring manysenders"}
+PHASES=${PHASES:-"bench tuned fcring igring igmpi manysenders"}
 if [ -n "${QUICK:-}" ]; then
     OUT=${OUT:-/tmp/igc-quick}; FIG=${FIG:-/tmp/igc-quick}
 fi
@@ -215,7 +218,7 @@ run_tuned() {
         for alg in $TUNED_ALGS; do
             csv=$IGC_RUN/tuned-$p-$q-$alg.csv
             echo "tuned: p=$p q=$q coll_tuned_allgather_algorithm=$alg" >&2
-            cluster_mpirun $((p + q)) --mca coll_tuned_use_dynamic_rules 1 \
+            cluster_mpirun $((p + q)) -x INTERGATHER_GROUP_ALLGATHER=mpi --mca coll_tuned_use_dynamic_rules 1 \
                 --mca coll_tuned_allgather_algorithm "$alg" -- \
                 "$BENCH" -p "$p" --sizes "$TUNED_SIZE" --iters "$ITERS" --warmup 0 --algos fc --no-verify \
                 --csv "$csv" || return 1
@@ -224,8 +227,9 @@ run_tuned() {
     done
 }
 
-# fc at every size with a ring for its intra-group stage: Open MPI's tuned
-# ring (fcring: coll_tuned_allgather_algorithm 4) or intergather's own
+# fc at every size with a chosen intra-group stage: Open MPI's default choice
+# (igmpi: INTERGATHER_GROUP_ALLGATHER=mpi), Open MPI's tuned ring (fcring: the
+# same plus coll_tuned_allgather_algorithm 4) or intergather's own ring
 # (igring: INTERGATHER_GROUP_ALLGATHER=ring).
 run_fc_variant() { # run_fc_variant NAME OUTPUT.csv LABEL MPIRUN-OPTIONS...
     local name=$1 out=$2 label=$3 c p q csv first=1
@@ -260,7 +264,7 @@ if has_phase tuned; then
 fi
 t0=$SECONDS
 if has_phase fcring; then
-    run_fc_variant fcring cluster-fc-ring.csv tuned-ring \
+    run_fc_variant fcring cluster-fc-ring.csv tuned-ring -x INTERGATHER_GROUP_ALLGATHER=mpi \
         --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allgather_algorithm 4 ||
         { echo "run.sh: an fc ring-allgather run failed" >&2; exit 1; }
     echo "fc with the tuned ring allgather took $((SECONDS - t0)) s" >&2
@@ -270,6 +274,12 @@ if has_phase igring; then
     run_fc_variant igring cluster-fc-igring.csv intergather-ring -x INTERGATHER_GROUP_ALLGATHER=ring ||
         { echo "run.sh: an INTERGATHER_GROUP_ALLGATHER=ring run failed" >&2; exit 1; }
     echo "fc with INTERGATHER_GROUP_ALLGATHER=ring took $((SECONDS - t0)) s" >&2
+fi
+t0=$SECONDS
+if has_phase igmpi; then
+    run_fc_variant igmpi cluster-fc-igmpi.csv mpi -x INTERGATHER_GROUP_ALLGATHER=mpi ||
+        { echo "run.sh: an INTERGATHER_GROUP_ALLGATHER=mpi run failed" >&2; exit 1; }
+    echo "fc with INTERGATHER_GROUP_ALLGATHER=mpi took $((SECONDS - t0)) s" >&2
 fi
 t0=$SECONDS
 if has_phase manysenders; then

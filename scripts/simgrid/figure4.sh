@@ -67,6 +67,11 @@ MIN_SIZE=32K
 # its two non-MPICH picks overridden (large allgather -> neighbour ring
 # NTSLR; bcast -> scatter + ring allgather).  Payload and scratch buffers are
 # folded onto shared memory (no data is moved, only timed).
+# The FC algorithm's intra-group stage as the paper ran it: the MPI
+# library's allgather (here MPICH's neighbour ring, NTSLR).  The library's
+# default, `auto`, would run intergather's own neighbour ring from 64 KiB:
+# the same neighbour schedule, but the committed panels ran the paper's.
+export INTERGATHER_GROUP_ALLGATHER=mpi
 SMPI_CFG=(
     --cfg=smpi/coll-selector:mpich
     --cfg=smpi/allgather:NTSLR

@@ -6,7 +6,12 @@
 #     flat crossbar (no shared network links at all);
 #   - SimGrid's network/crosstraffic (default on: every flow also loads the
 #     reverse path with a small acknowledgement flow, a TCP-style effect that
-#     Aries does not have).
+#     Aries does not have);
+#   - half-duplex links (the dragonfly with sharing_policy SHARED: both
+#     directions of a link share its bandwidth), for panel d: a network on
+#     which a process that sends and receives at once gets half the rate
+#     each way, as the root-gathering broadcast's ring does and the fc
+#     algorithm's receivers-only allgather also does.
 # The ring rows also time the paper's schedule (ring-paper), which uses some
 # links in both directions in the same step.
 # Writes docs/data/sim-sensitivity.csv and prints it.  About 5 CPU-minutes.
@@ -19,11 +24,13 @@ out="$top/docs/data/sim-sensitivity.csv"
 mkdir -p "$work"
 [ "${1:-}" = --no-build ] || IG_SIM_BUILD="$build" "$here/build.sh" >/dev/null
 python3 "$here/platforms.py" --out "$work/platforms"
+python3 "$here/platforms.py" --out "$work/platforms-shared" --sharing SHARED
+cp "$work/platforms-shared/cori_df.xml" "$work/platforms/cori_df_halfduplex.xml"
 cfg=(--cfg=smpi/coll-selector:mpich --cfg=smpi/allgather:NTSLR --cfg=smpi/bcast:scatter_LR_allgather
      --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc-blocksize:268435456
      --cfg=smpi/auto-shared-malloc-thresh:65536 --cfg=smpi/privatization:no --log=root.thresh:warning)
 echo "panel,platform,crosstraffic,proposed,baseline,proposed_s,baseline_s,ratio,ring_paper_s,ring_paper_ratio" >"$out"
-for c in "d cori_df.xml 1" "d xbar256.xml 1" "d cori_df.xml 0" "d xbar256.xml 0" \
+for c in "d cori_df.xml 1" "d xbar256.xml 1" "d cori_df.xml 0" "d xbar256.xml 0" "d cori_df_halfduplex.xml 1" \
          "j ring256.xml 1" "j ring256.xml 0" "b cori_df.xml 1" "b xbar256.xml 1"; do
     read -r panel plat ct <<<"$c"
     np=256 p=128 hosts=hosts-256x1.txt
