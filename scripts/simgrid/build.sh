@@ -15,7 +15,7 @@
 #                  as it is.  check_shim.sh shows both give the same times.
 #
 # Only the algorithm core and its support are compiled: the interception glue
-# (entry_c.c, classify.c, runtime.c, comm_cache.c) has no meaning under SMPI,
+# (entry_abi.c, entry_c.c, classify.c, runtime.c, comm_cache.c) has no meaning under SMPI,
 # which has no inter-communicators; the driver calls the internal API of
 # include/intergather.h on MPI_COMM_WORLD instead.
 set -eu
@@ -29,7 +29,7 @@ cflags=${CFLAGS:--O2}
 # The core: every C file of the library (Makefile.am: libigplan and
 # libintergather) except the interception glue, so the simulated code is
 # exactly what the library ships.  IG_SIM_CORE overrides the list.
-glue="entry_c entry_fortran classify runtime comm_cache mpi_identity"
+glue="entry_abi entry_c entry_fortran classify runtime comm_cache mpi_identity"
 core_from_makefile() {
     awk '/^src_lib(igplan|intergather)_la_SOURCES[ \t]*=/ { on = 1 }
          on { for (i = 1; i <= NF; i++) if ($i ~ /\.c$/) print $i; if ($0 !~ /\\$/) on = 0 }' "$top/Makefile.am" |

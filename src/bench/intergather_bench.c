@@ -13,7 +13,8 @@
  *
  * Under smpicc (SMPI_SHARED_MALLOC is a macro of SMPI's mpi.h) payloads come
  * from SMPI_SHARED_MALLOC and results are not verified (shared buffers hold no
- * meaningful data).  SMPI may run every rank in one address space without
+ * meaningful data), unless --verify asks for private buffers and the check
+ * (small runs only: every rank then holds real memory).  SMPI may run every rank in one address space without
  * privatizing globals, so this file keeps all state on main's stack: no
  * mutable globals, no getopt (its optind is one), no strtok.
  */
@@ -29,13 +30,24 @@
 
 #ifdef SMPI_SHARED_MALLOC
 #define BENCH_SMPI 1
-#define PAYLOAD_ALLOC(n) SMPI_SHARED_MALLOC(n)
-#define PAYLOAD_FREE(ptr) SMPI_SHARED_FREE(ptr)
+#define SHARED_ALLOC(n) SMPI_SHARED_MALLOC(n)
+#define SHARED_FREE(ptr) SMPI_SHARED_FREE(ptr)
 #else
 #define BENCH_SMPI 0
-#define PAYLOAD_ALLOC(n) malloc(n)
-#define PAYLOAD_FREE(ptr) free(ptr)
+#define SHARED_ALLOC(n) malloc(n)
+#define SHARED_FREE(ptr) free(ptr)
 #endif
+
+/* Payload buffers: private memory whenever results are verified, SMPI's
+ * shared (content-free) memory for timing-only runs under SMPI. */
+static void *payload_alloc(size_t n, int verify) { return verify ? malloc(n) : SHARED_ALLOC(n); }
+static void payload_free(void *ptr, int verify)
+{
+    if (verify)
+        free(ptr);
+    else
+        SHARED_FREE(ptr);
+}
 
 enum { EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_MPI = 3 };
 
@@ -86,6 +98,8 @@ static void usage(FILE *f)
             "  --csv FILE        write the CSV there (default: stdout)\n"
             "  --no-verify       skip the result check (verified=skipped): saves the baseline\n"
             "                    call per size, for long runs that only time\n"
+            "  --verify          check results (the default, except under SimGrid SMPI, where\n"
+            "                    it also gives every rank private payload buffers)\n"
             "  --intra           no inter-communicator: the groups are built on MPI_COMM_WORLD\n"
             "                    (for SimGrid SMPI); native is unavailable and root-gathering\n"
             "                    is the baseline\n"
@@ -253,6 +267,8 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
             o->intra = 1;
         } else if (strcmp(a, "--no-verify") == 0) {
             o->verify = 0;
+        } else if (strcmp(a, "--verify") == 0) {
+            o->verify = 1;
         } else if (strcmp(a, "-p") == 0 || strcmp(a, "--iters") == 0 || strcmp(a, "--warmup") == 0 ||
                    strcmp(a, "--sizes") == 0 || strcmp(a, "--algos") == 0 || strcmp(a, "--csv") == 0) {
             if (!has_value) {
@@ -542,12 +558,12 @@ int main(int argc, char **argv)
     unsigned char *sbuf = NULL, *rbuf = NULL, *ref = NULL;
     int alloc_ok = 1;
     if (b.is_sender) {
-        sbuf = PAYLOAD_ALLOC((size_t)max_bytes);
+        sbuf = payload_alloc((size_t)max_bytes, o.verify);
         alloc_ok = sbuf != NULL;
         if (alloc_ok && !BENCH_SMPI)
             memset(sbuf, 0, (size_t)max_bytes); /* defined bytes even with --no-verify */
     } else {
-        rbuf = PAYLOAD_ALLOC(recv_max);
+        rbuf = payload_alloc(recv_max, o.verify);
         if (o.verify)
             ref = malloc(recv_max);
         alloc_ok = rbuf != NULL && (!o.verify || ref != NULL);
@@ -631,9 +647,9 @@ int main(int argc, char **argv)
     }
 
     if (sbuf != NULL)
-        PAYLOAD_FREE(sbuf);
+        payload_free(sbuf, o.verify);
     if (rbuf != NULL)
-        PAYLOAD_FREE(rbuf);
+        payload_free(rbuf, o.verify);
     free(ref);
     free(t);
     free(tmax);
