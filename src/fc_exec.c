@@ -1,7 +1,9 @@
 /*
  * Fully connected algorithm, execution: moves the bytes the plan
- * (fc_plan.c) describes.  The intra-group stages use the MPI library's own
- * tuned collectives on the pair's sub-communicators, as the paper does.
+ * (fc_plan.c) describes.  The broadcast stage uses the MPI library's tuned
+ * MPI_Bcast on the pair's sub-communicators, as the paper does; the allgather
+ * stage goes through group_allgather.c, which by default hands large blocks
+ * to intergather's own ring (a documented departure from the paper).
  */
 #include "blocks.h"
 #include "pair.h"
