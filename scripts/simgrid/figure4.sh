@@ -69,8 +69,9 @@ MIN_SIZE=32K
 # folded onto shared memory (no data is moved, only timed).
 # The FC algorithm's intra-group stage as the paper ran it: the MPI
 # library's allgather (here MPICH's neighbour ring, NTSLR).  The library's
-# default, `auto`, would run intergather's own neighbour ring from 64 KiB:
-# the same neighbour schedule, but the committed panels ran the paper's.
+# default, `auto`, would run intergather's own neighbour ring from 64 KiB,
+# which simulates to the same times (docs/simulation.md, "Sensitivity"), but
+# the committed panels ran the paper's.
 export INTERGATHER_GROUP_ALLGATHER=mpi
 SMPI_CFG=(
     --cfg=smpi/coll-selector:mpich
