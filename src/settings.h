@@ -53,8 +53,8 @@ typedef enum {
  * sends to one neighbour while receiving from the other, so it runs at link
  * rate; Open MPI's default choice for 4 to 16 processes (recursive doubling,
  * neighbour exchange: two-way exchanges with one peer) ran the stage at about
- * half the link rate over TCP, which kept fc below the 2.7x / 4.5x targets on
- * the emulated cluster.  Below this size the ring's n - 1 latencies count and
+ * half the link rate over TCP, which kept fc below the 2.7x target (4+4) and
+ * at the edge of the 4.5x one (8+8) on the emulated cluster.  Below this size the ring's n - 1 latencies count and
  * it lost to Open MPI on shared memory at 16 KiB (docs/performance.md).
  * MPICH's own rule is the same shape: ring allgather for long messages. */
 #define IG_GROUP_RING_MIN_BYTES ((uint64_t)65536)
