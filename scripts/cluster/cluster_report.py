@@ -170,7 +170,7 @@ def main():
     for ax, (p, q) in zip(axes[0], configs):
         for a in algs:
             xs = [b for b in sizes if (p, q, b, a) in t and (p, q, b, "native") in t]
-            ax.plot(xs, [t[(p, q, b, "native")][0] / t[(p, q, b, a)][0] for b in xs], marker="o", ms=3, label=a)
+            ax.plot(xs, [t[(p, q, b, "native")][0] / t[(p, q, b, a)][0] for b in xs], marker="o", ms=3, label=a + (" (default settings)" if a == "fc" else ""))
         for d, style, lab in ((igmpi, "-.", "fc, Open MPI default allgather"),
                               (fcring, "--", "fc, Open MPI ring allgather"),
                               (igring, ":", "fc, intergather ring")):
