@@ -54,8 +54,9 @@ typedef enum {
  * rate; Open MPI's default choice for 4 to 16 processes (recursive doubling,
  * neighbour exchange: two-way exchanges with one peer) ran the stage at about
  * half the link rate over TCP, which kept fc below the 2.7x target (4+4) and
- * at the edge of the 4.5x one (8+8) on the emulated cluster.  Below this size the ring's n - 1 latencies count and
- * it lost to Open MPI on shared memory at 16 KiB (docs/performance.md).
+ * at the edge of the 4.5x one (8+8) on the emulated cluster.  Below this
+ * size the ring's n - 1 latencies count and it lost to Open MPI on shared
+ * memory at 16 KiB (docs/performance.md).
  * MPICH's own rule is the same shape: ring allgather for long messages. */
 #define IG_GROUP_RING_MIN_BYTES ((uint64_t)65536)
 
@@ -83,13 +84,13 @@ int ig_parse_many_senders(const char *text, ig_many_senders *out);
 const char *ig_topology_name(ig_topology t);
 const char *ig_ring_schedule_name(ig_ring_schedule s);
 const char *ig_group_allgather_name(ig_group_allgather g);
+const char *ig_many_senders_name(ig_many_senders m);
 
 /* The stage a group allgather actually runs (MPI or RING) under setting g,
  * for members contributing `total_bytes` in all.  Every member must pass the
  * same values (they do: the counts and the type signature are common to the
  * group), so every member picks the same stage. */
 ig_group_allgather ig_group_allgather_resolve(ig_group_allgather g, uint64_t total_bytes, int members);
-const char *ig_many_senders_name(ig_many_senders m);
 
 /* Defaults, then every variable from getenv-style lookup.  Each variable that
  * is set but not understood is reported through warn(name, value, expected). */

@@ -171,13 +171,13 @@ def main():
         for a in algs:
             xs = [b for b in sizes if (p, q, b, a) in t and (p, q, b, "native") in t]
             ax.plot(xs, [t[(p, q, b, "native")][0] / t[(p, q, b, a)][0] for b in xs], marker="o", ms=3, label=a + (" (default settings)" if a == "fc" else ""))
-        for d, style, lab in ((igmpi, "-.", "fc, Open MPI default allgather"),
-                              (fcring, "--", "fc, Open MPI ring allgather"),
-                              (igring, ":", "fc, intergather ring")):
+        for d, style, color, lab in ((igmpi, "-.", "C5", "fc, Open MPI default allgather"),
+                                     (fcring, "--", "C0", "fc, Open MPI ring allgather"),
+                                     (igring, ":", "C4", "fc, intergather ring")):
             xs = [b for b in sizes if (p, q, b) in d and (p, q, b, "native") in t]
             if xs:
                 ax.plot(xs, [t[(p, q, b, "native")][0] / d[(p, q, b)][0] for b in xs], marker="s", ms=3,
-                        ls=style, color={id(igmpi): "C5", id(fcring): "C0"}.get(id(d), "C4"), label=lab)
+                        ls=style, color=color, label=lab)
         if (p, q) in TARGETS:
             ax.axhline(TARGETS[(p, q)], color="red", lw=0.8, ls="--", label="target")
         ax.axhline(1.0, color="grey", lw=0.8)

@@ -39,9 +39,14 @@ for run in "cori_df.xml 8 8" "cori_df.xml 4 12" "cori_df.xml 3 10" "cori_df.xml 
             echo "check_data.sh: run failed or mismatched ($plat p=$p q=$q stage $stage):"; tail "$work/log"
             status=1
         fi
-        line="$plat $p $q $stage: $(awk -F, 'NR > 1 { n[$2]++; if ($10 != "yes") bad[$2]++ }
-            END { for (a in n) printf "%s %d/%d ", a, n[a] - bad[a], n[a] }' "$csv" | sort)"
-        echo "$line" | tee -a "$out"
+        if [ ! -s "$csv" ]; then
+            echo "$plat $p $q $stage: no results" | tee -a "$out"
+            status=1
+            continue
+        fi
+        # "algorithm verified/measured" per algorithm, in a stable order.
+        echo "$plat $p $q $stage: $(awk -F, 'NR > 1 { n[$2]++; if ($10 != "yes") bad[$2]++ }
+            END { for (a in n) print a, n[a] - bad[a] "/" n[a] }' "$csv" | sort | tr '\n' ' ')" | tee -a "$out"
         if [ "$(awk -F, 'NR > 1 && $10 != "yes"' "$csv" | wc -l)" != 0 ] || [ "$(wc -l <"$csv")" -lt 2 ]; then
             status=1
         fi

@@ -14,8 +14,8 @@
  * Under smpicc (SMPI_SHARED_MALLOC is a macro of SMPI's mpi.h) payloads come
  * from SMPI_SHARED_MALLOC and results are not verified (shared buffers hold no
  * meaningful data), unless --verify asks for private buffers and the check
- * (small runs only: every rank then holds real memory).  SMPI may run every rank in one address space without
- * privatizing globals, so this file keeps all state on main's stack: no
+ * (small runs only: every rank then holds real memory).  SMPI may run every
+ * rank in one address space without privatizing globals, so this file keeps all state on main's stack: no
  * mutable globals, no getopt (its optind is one), no strtok.
  */
 #include <mpi.h>
