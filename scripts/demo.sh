@@ -1,5 +1,5 @@
 #!/bin/bash
-# The demonstration: an unmodified MPI program (src/intergather-demo) whose
+# The demonstration: an unmodified MPI program (demo/intergather-demo) whose
 # simulation group publishes data to an analysis group with MPI_Allgather on
 # an inter-communicator, run natively and then under the shim.  Shows both
 # timings and whether the received data are identical.
@@ -13,7 +13,7 @@ lib="$PWD/src/.libs/libintergather.so"
 export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
-run() { mpirun --oversubscribe -np $((p + q)) "$@" src/intergather-demo -p "$p" -b "$bytes" -n 30; }
+run() { mpirun --oversubscribe -np $((p + q)) "$@" demo/intergather-demo -p "$p" -b "$bytes" -n 30; }
 
 echo "== native MPI_Allgather (Open MPI's root gathering)"
 native=$(run)

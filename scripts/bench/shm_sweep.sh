@@ -7,7 +7,7 @@
 # 1. intergather-bench: native vs fc vs ring (both schedules) vs root-gathering
 #    for every split in CONFIGS and block sizes SIZES, REPS separate mpirun
 #    runs, each reporting the median of ITERS timed calls.
-# 2. The whole shim path: the unmodified src/intergather-demo natively, under
+# 2. The whole shim path: the unmodified demo/intergather-demo natively, under
 #    LD_PRELOAD with INTERGATHER_MIN_BYTES=0 (every call served), and under
 #    LD_PRELOAD with default settings; the modes run back to back for each
 #    size, so the report pairs them per repetition.
@@ -40,8 +40,8 @@ DEMO_REPS=${DEMO_REPS:-3}
 DEMO_MODES=${DEMO_MODES:-"native shim-all shim-default${REC_MIN_BYTES:+ shim-rec}"}
 ITERS=${ITERS:-20}
 LIB=$top/src/.libs/libintergather.so
-BENCH=$top/src/intergather-bench
-DEMO=$top/src/intergather-demo
+BENCH=$top/bench/intergather-bench
+DEMO=$top/demo/intergather-demo
 PY=/usr/bin/python3
 for f in "$LIB" "$BENCH" "$DEMO"; do
     [ -x "$f" ] || [ -f "$f" ] || { echo "missing $f: run make first" >&2; exit 1; }

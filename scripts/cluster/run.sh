@@ -64,7 +64,7 @@ if [ -n "${QUICK:-}" ]; then
 fi
 OUT=${OUT:-$top/docs/data}
 FIG=${FIG:-$top/docs/figures}
-BENCH=$top/src/intergather-bench
+BENCH=$top/bench/intergather-bench
 
 ns_list() { ip netns list 2>/dev/null | awk '{print $1}' | grep "^$IGC_PREFIX-" || true; }
 

@@ -6,7 +6,7 @@
 #
 # Environment:
 #   IG_SIM_BUILD   build directory        (default /tmp/intergather-simbuild)
-#   IG_SIM_DRIVER  driver source          (default src/bench/intergather_bench.c)
+#   IG_SIM_DRIVER  driver source          (default bench/intergather_bench.c)
 #   SMPICC         compiler               (default smpicc)
 #   CFLAGS         extra flags            (default -O2)
 #   IG_SIM_SHIM    1 (default): link smpi_flatten.c, which only saves host CPU
@@ -22,7 +22,7 @@ set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${IG_SIM_BUILD:-/tmp/intergather-simbuild}
-driver=${IG_SIM_DRIVER:-$top/src/bench/intergather_bench.c}
+driver=${IG_SIM_DRIVER:-$top/bench/intergather_bench.c}
 smpicc=${SMPICC:-smpicc}
 cflags=${CFLAGS:--O2}
 

@@ -30,7 +30,7 @@ src=${IG_TOP_SRCDIR:-.}
     "$src/tests/mpi/allgather_matrix.c" "$src/tests/mpi/testlib.c"
 "$IG_OTHER_MPICC" -I"$src/tests/mpi" -o "$work/allgatherv_matrix" \
     "$src/tests/mpi/allgatherv_matrix.c" "$src/tests/mpi/testlib.c"
-"$IG_OTHER_MPICC" -o "$work/intergather-demo" "$src/src/demo/workflow_demo.c"
+"$IG_OTHER_MPICC" -o "$work/intergather-demo" "$src/demo/workflow_demo.c"
 
 MPIRUN=$IG_OTHER_MPIRUN
 export INTERGATHER_VERBOSE=1 INTERGATHER_MIN_BYTES=0
