@@ -74,6 +74,12 @@ INTERGATHER_API int ig_pair_allgather_root_gathering(ig_pair *pair, const void *
                                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                      MPI_Datatype recvtype);
 
+/* Internal communicators intergather holds at this moment in this process
+ * (private duplicates and sub-communicators of every inter-communicator it
+ * has served and every live pair).  For leak checks such as scripts/soak;
+ * a program under LD_PRELOAD finds it with dlsym(RTLD_DEFAULT, ...). */
+INTERGATHER_API long intergather_internal_comms_live(void);
+
 #ifdef __cplusplus
 }
 #endif

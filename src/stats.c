@@ -1,5 +1,6 @@
 #include "stats.h"
 
+#include "intergather.h"
 #include "log.h"
 
 #include <stdatomic.h>
@@ -28,6 +29,8 @@ void ig_stats_comm_created(int n)
 }
 
 void ig_stats_comm_freed(int n) { atomic_fetch_sub(&comms_live, n); }
+
+long intergather_internal_comms_live(void) { return atomic_load(&comms_live); }
 
 const char *ig_algo_name(ig_algo a)
 {
