@@ -3,7 +3,10 @@
  *
  * The LD_PRELOAD shim uses this core for inter-communicator MPI_Allgather;
  * the benchmark and the SimGrid simulation link it directly (pkg-config
- * intergather).  A "pair" describes two groups on one intra-communicator:
+ * intergather).  Each function runs what the shim would choose for such a
+ * call with the default settings, within the algorithm family it names; no
+ * environment variable is read.  Unlike the shim, these functions trust
+ * their arguments: every process must pass sizes that match.  A "pair" describes two groups on one intra-communicator:
  * ranks 0..p-1 are the senders, ranks p..size-1 the receivers.
  *
  * Buffers follow MPI_Allgather on an inter-communicator: a sender passes its
@@ -32,8 +35,10 @@ extern "C" {
 
 typedef struct ig_pair ig_pair;
 
+/* The ring schedules (src/ring_schedule.h): also the values of
+ * INTERGATHER_RING_SCHEDULE. */
 typedef enum {
-    IG_RING_OPTIMAL = 0, /* every p, q >= 1 in at most p + floor(q/2) steps */
+    IG_RING_OPTIMAL = 0, /* split-stream: every p, q >= 1 in p + floor(q/2) steps */
     IG_RING_PAPER = 1    /* the paper's Algorithms 1 and 3 (corrected), p > q variant */
 } ig_ring_kind;
 
@@ -44,7 +49,8 @@ INTERGATHER_API int ig_pair_free(ig_pair **pair);
 INTERGATHER_API int ig_pair_senders(const ig_pair *pair);
 INTERGATHER_API int ig_pair_receivers(const ig_pair *pair);
 
-/* The paper's fully connected algorithm (section III), any p, q >= 1. */
+/* The paper's fully connected algorithm (section III), any p, q >= 1; for
+ * p > q the default plan spreads the blocks over the receivers. */
 INTERGATHER_API int ig_pair_allgather_fc(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                          void *recvbuf, int recvcount, MPI_Datatype recvtype);
 
@@ -55,24 +61,12 @@ INTERGATHER_API int ig_pair_allgather_fc(ig_pair *pair, const void *sendbuf, int
 INTERGATHER_API int ig_pair_allgather_ring(ig_pair *pair, ig_ring_kind kind, const void *sendbuf, int sendcount,
                            MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype);
 
-/* The intra-group ring allgather over all p + q processes (p + q - 1 steps):
- * the paper's baseline on a ring, for benchmarks. */
-INTERGATHER_API int ig_pair_allgather_intra_ring(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype);
-
 /* Full duplex: both groups send (ranks 0..p-1 one group, p.. the other);
  * every process passes its own block and its receive buffer, which gets the
  * remote group's blocks.  Fully connected (Kang, Traff et al.): blocks spread
  * over the remote group, one exchange, one allgatherv per group. */
 INTERGATHER_API int ig_pair_allgather_fd(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                          int recvcount, MPI_Datatype recvtype);
-
-/* Root gathering, the algorithm Open MPI and MPICH use for inter-communicator
- * allgather (gather to sender 0, send to receiver 0, broadcast): the baseline
- * for benchmarks and simulations. */
-INTERGATHER_API int ig_pair_allgather_root_gathering(ig_pair *pair, const void *sendbuf, int sendcount,
-                                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                                     MPI_Datatype recvtype);
 
 /* Internal communicators intergather holds at this moment in this process
  * (private duplicates and sub-communicators of every inter-communicator it

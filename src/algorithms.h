@@ -1,26 +1,65 @@
 /*
- * The algorithms, on a pair (pair.h), for a call described by an ig_xfer
- * (xfer.h).  Each returns an MPI error code.  Which one runs is decided by
- * classify.c; include/intergather.h wraps them for direct use.
+ * The algorithms: their table (algorithms.def), the parameters every one
+ * of them takes (ig_step), and their functions.
+ *
+ * An algorithm moves one call's blocks (ig_xfer, xfer.h) over a pair
+ * (pair.h: the pair's ranks 0..p-1 are its first group, p.. its second;
+ * in half duplex the first group sends).  It takes every parameter from
+ * its ig_step, reads no setting, returns an MPI error code, and on a
+ * failed step still takes part in the steps after it (MPICH's errflag), so
+ * that its peers are never left waiting.  Which algorithm runs, with which
+ * parameters, is decided in one place: decide.c.
  */
 #ifndef IG_ALGORITHMS_H
 #define IG_ALGORITHMS_H
 
-#include "blocks.h"
 #include "intergather.h"
+#include "settings.h"
+
+#include <stdint.h>
+
+typedef enum {
+#define IG_ALGORITHM(id, name, supports, function) IG_ALG_##id,
+#include "algorithms.def"
+#undef IG_ALGORITHM
+    IG_ALG_COUNT
+} ig_algorithm;
+
+enum { IG_HALF = 1, IG_FULL = 2, IG_FOR_FC = 4, IG_FOR_RING = 8 };
+
+/* Everything an algorithm needs beyond the call's buffers. */
+typedef struct {
+    ig_algorithm algorithm;
+    int sender;               /* half duplex: the sending group, 0 (low) or 1 (high); -1: both */
+    ig_ring_kind ring_schedule;
+    /* The intra-group allgather stage run by the pair's first group (the
+     * senders, or the low group in full duplex) and by its second group
+     * (the receivers, or the high group): IG_GROUP_STAGE_MPI or _RING. */
+    ig_group_stage stage[2];
+    uint64_t relay_bytes;     /* ring: room for one relayed block (the senders' largest) */
+} ig_step;
+
+typedef struct {
+    const char *name;
+    int supports;
+} ig_algorithm_info;
+
+const ig_algorithm_info *ig_algorithm_info_of(ig_algorithm a);
+
+#ifndef IG_ALGORITHMS_PURE
 #include "pair.h"
-#include "spread.h"
 #include "xfer.h"
 
-/* Half duplex, ranks 0..p-1 send: the paper's fully connected algorithm. */
-int ig_fc_run(ig_pair *pair, const ig_xfer *x);
-/* Half duplex, ranks 0..p-1 send: the paper's ring algorithm. */
-int ig_ring_run(ig_pair *pair, ig_ring_kind kind, const ig_xfer *x);
+#define IG_ALGORITHM(id, name, supports, function) int function(ig_pair *pair, const ig_xfer *x, const ig_step *step);
+#include "algorithms.def"
+#undef IG_ALGORITHM
 
-/* An MPI_Allgather-style (uniform) description of a call.  *rblk holds the
- * receive block type (MPI_DATATYPE_NULL when this process receives nothing);
- * release it with ig_block_free. */
-int ig_xfer_uniform_make(ig_xfer *x, ig_block *rblk, const void *sbuf, int scount, MPI_Datatype stype,
-                         void *rbuf, int rcount, MPI_Datatype rtype);
+/* The range exchange shared by full duplex (both groups send) and spread
+ * (only the pair's first group sends): algo_full_duplex.c. */
+int ig_range_exchange(ig_pair *pair, const ig_xfer *x, int first_sends, int second_sends, const ig_step *step);
+
+/* Run algorithm `step->algorithm` (the table's function). */
+int ig_algorithm_run(ig_pair *pair, const ig_xfer *x, const ig_step *step);
+#endif
 
 #endif

@@ -1,41 +1,59 @@
 /*
- * The internal API of include/intergather.h: MPI_Allgather-style calls on a
- * pair, for the benchmark and the simulator.  The shim's dispatcher calls
- * the same algorithm functions (algorithms.h).
+ * The API of include/intergather.h: MPI_Allgather-style calls on a pair,
+ * for the benchmark and the simulator.  Each runs what the decision
+ * (decide.c) chooses for such a call under the default settings and the
+ * algorithm family it names; no environment variable is read here.  The
+ * caller vouches for consistent arguments (the shim's agreement step is
+ * not run), so the shape is taken from this process's own arguments.
  */
 #include "algorithms.h"
+#include "decide.h"
 
-int ig_xfer_uniform_make(ig_xfer *x, ig_block *rblk, const void *sbuf, int scount, MPI_Datatype stype,
-                         void *rbuf, int rcount, MPI_Datatype rtype)
+/* The shape of a uniform call on a pair, from one process's arguments:
+ * p senders of k bytes each, q receivers; in full duplex the second group
+ * sends blocks of the size the first group receives. */
+static int shape_of(ig_pair *pair, int full, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
+                    ig_shape *sh)
 {
-    rblk->type = MPI_DATATYPE_NULL;
-    rblk->extent = 0;
-    if (rcount > 0) {
-        int rc = ig_block_make(rcount, rtype, rblk);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    ig_xfer u = { sbuf, scount, stype, rbuf, rblk->type, rblk->extent, NULL, NULL, NULL };
-    *x = u;
-    return MPI_SUCCESS;
+    MPI_Count ssize = 0, rsize = 0;
+    int rc = scount > 0 ? PMPI_Type_size_x(stype, &ssize) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS && rcount > 0)
+        rc = PMPI_Type_size_x(rtype, &rsize);
+    uint64_t sent = (uint64_t)scount * (uint64_t)ssize, received = (uint64_t)rcount * (uint64_t)rsize;
+    int first = ig_pair_is_sender(pair);
+    uint64_t k_first = first ? sent : received, k_second = full ? (first ? received : sent) : 0;
+    *sh = (ig_shape){ .n = { pair->p, pair->q }, .reason = IG_FALLBACK_NONE, .sizes = IG_SIZES_AGREE,
+                      .max_block = { k_first, k_second },
+                      .total = { k_first * (uint64_t)pair->p, k_second * (uint64_t)pair->q } };
+    return rc;
 }
 
-typedef enum { RUN_FC, RUN_FD, RUN_RING_OPTIMAL, RUN_RING_PAPER } run_kind;
-
-static int run_uniform(ig_pair *pair, run_kind kind, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                       int rcount, MPI_Datatype rtype)
+static int run_decided(ig_pair *pair, int full, ig_topology topology, ig_ring_kind schedule, const void *sbuf,
+                       int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype)
 {
+    ig_settings s;
+    ig_shape sh;
+    ig_choice ch;
     ig_xfer x;
     ig_block rblk;
-    int rc = ig_xfer_uniform_make(&x, &rblk, sbuf, scount, stype, rbuf, rcount, rtype);
+    ig_settings_defaults(&s);
+    s.topology = topology;
+    s.ring_schedule = schedule;
+    s.min_bytes = 0;
+    int rc = shape_of(pair, full, scount, stype, rcount, rtype, &sh);
     if (rc != MPI_SUCCESS)
         return rc;
-    switch (kind) {
-    case RUN_FC: rc = ig_fc_run(pair, &x); break;
-    case RUN_FD: rc = ig_fd_run(pair, &x); break;
-    case RUN_RING_OPTIMAL: rc = ig_ring_run(pair, IG_RING_OPTIMAL, &x); break;
-    case RUN_RING_PAPER: rc = ig_ring_run(pair, IG_RING_PAPER, &x); break;
+    ig_decide(&sh, 0, &s, &ch);
+    if (ch.kind != IG_DECISION_SERVE)
+        return MPI_SUCCESS; /* nothing to move */
+    if (full) { /* a pair has one direction: full duplex in one exchange */
+        ch.nsteps = 1;
+        ch.steps[0] = ig_decide_one_exchange(&sh, &s);
     }
+    rc = ig_xfer_uniform_make(&x, &rblk, sbuf, scount, stype, rbuf, rcount, rtype);
+    /* On a pair, the first group is always the one that sends first. */
+    for (int i = 0; i < ch.nsteps && rc == MPI_SUCCESS; i++)
+        rc = ig_algorithm_run(pair, &x, &ch.steps[i]);
     ig_block_free(&rblk);
     return rc;
 }
@@ -43,18 +61,19 @@ static int run_uniform(ig_pair *pair, run_kind kind, const void *sbuf, int scoun
 int ig_pair_allgather_fc(ig_pair *pair, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype)
 {
-    return run_uniform(pair, RUN_FC, sbuf, scount, stype, rbuf, rcount, rtype);
+    return run_decided(pair, 0, IG_TOPOLOGY_FULLY_CONNECTED, IG_RING_OPTIMAL, sbuf, scount, stype, rbuf, rcount,
+                       rtype);
 }
 
 int ig_pair_allgather_fd(ig_pair *pair, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype)
 {
-    return run_uniform(pair, RUN_FD, sbuf, scount, stype, rbuf, rcount, rtype);
+    return run_decided(pair, 1, IG_TOPOLOGY_FULLY_CONNECTED, IG_RING_OPTIMAL, sbuf, scount, stype, rbuf, rcount,
+                       rtype);
 }
 
 int ig_pair_allgather_ring(ig_pair *pair, ig_ring_kind kind, const void *sbuf, int scount, MPI_Datatype stype,
                            void *rbuf, int rcount, MPI_Datatype rtype)
 {
-    return run_uniform(pair, kind == IG_RING_PAPER ? RUN_RING_PAPER : RUN_RING_OPTIMAL, sbuf, scount, stype, rbuf,
-                       rcount, rtype);
+    return run_decided(pair, 0, IG_TOPOLOGY_RING, kind, sbuf, scount, stype, rbuf, rcount, rtype);
 }

@@ -1,5 +1,7 @@
 #include "blocks.h"
 
+#include "tags.h"
+
 #include <stdlib.h>
 
 int ig_block_make(int count, MPI_Datatype elem, ig_block *b)

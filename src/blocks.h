@@ -19,18 +19,22 @@ typedef struct {
 int ig_block_make(int count, MPI_Datatype elem, ig_block *b);
 void ig_block_free(ig_block *b);
 
+/* Element `index` of an array whose elements are `extent` apart: the one
+ * offset formula for every block and member buffer in intergather. */
+static inline void *ig_offset(void *base, MPI_Aint index, MPI_Aint extent)
+{
+    return (char *)base + index * extent;
+}
+
 static inline void *ig_block_slot(void *base, const ig_block *b, int i)
 {
-    return (char *)base + (MPI_Aint)i * b->extent;
+    return ig_offset(base, i, b->extent);
 }
 
 /* Scratch space for n blocks; *base is what MPI calls take (it accounts for
  * a negative true lower bound), *raw is what ig_block_scratch_free takes. */
 int ig_block_scratch(const ig_block *b, int n, void **base, void **raw);
 void ig_block_scratch_free(void *raw);
-
-/* Tags on intergather's private communicators (never on a user's). */
-enum { IG_TAG_DIRECT = 1, IG_TAG_LOCAL_COPY = 2, IG_TAG_ROOT = 3, IG_TAG_RING = 4, IG_TAG_GATHER = 5 };
 
 /* Copy one block between two buffers of the same layout, locally. */
 int ig_block_copy(const void *src, void *dst, const ig_block *b, MPI_Comm private_comm, int self);

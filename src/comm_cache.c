@@ -4,6 +4,7 @@
 #include "settings.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -61,7 +62,12 @@ static int check_settings_agree(ig_comm_cache *cache)
     uint64_t mine[2] = { fp, ~fp }, all[2];
     int rc = PMPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MIN, cache->merged);
     cache->settings_agree = rc == MPI_SUCCESS && all[0] == ~all[1];
-    if (rc == MPI_SUCCESS && !cache->settings_agree && cache->local_rank == 0)
+    /* One line per process at most, from one process of the communicator:
+     * a program that builds many communicators is told once, and the
+     * summary counts the calls (settings-differ). */
+    static atomic_int told;
+    if (rc == MPI_SUCCESS && !cache->settings_agree && ig_comm_cache_is_spokesperson(cache) &&
+        !atomic_exchange(&told, 1))
         ig_log("settings differ between the processes of an inter-communicator; "
                "its MPI_Allgather calls stay native (set the INTERGATHER_* variables "
                "identically for the whole job, e.g. with mpirun -x)");
@@ -132,7 +138,8 @@ int ig_comm_cache_local_group(ig_comm_cache *cache, MPI_Comm *group)
 }
 
 int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_size; }
-int ig_comm_cache_remote_size(const ig_comm_cache *cache) { return cache->remote_size; }
+
+MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged; }
 
 int ig_comm_cache_settings_agree(const ig_comm_cache *cache)
 {

@@ -22,7 +22,7 @@ int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **cache);
 int ig_comm_cache_settings_agree(const ig_comm_cache *cache);
 
 /* Whether this process speaks for the communicator in one-line messages
- * (the same process whichever group sends). */
+ * (rank 0 of the merged communicator, whichever group sends). */
 int ig_comm_cache_is_spokesperson(const ig_comm_cache *cache);
 
 /* Whether this process's group comes first in the merged order (the same
@@ -34,7 +34,10 @@ int ig_comm_cache_local_is_low(const ig_comm_cache *cache);
 int ig_comm_cache_local_group(ig_comm_cache *cache, MPI_Comm *group);
 
 int ig_comm_cache_local_size(const ig_comm_cache *cache);
-int ig_comm_cache_remote_size(const ig_comm_cache *cache);
+
+/* The private merged communicator of both groups (low group first): where
+ * the processes agree on each call (agree.c). */
+MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache);
 
 /* The pair for one direction: local_sends != 0 when this process's group is
  * the sending one.  Built collectively on the first call in that direction. */

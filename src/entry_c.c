@@ -1,16 +1,15 @@
 /*
  * C entry points (the exported symbols of MPI_Allgather(v) are in
- * entry_abi.c).  Each one classifies the call, serves it if it can, and
+ * entry_abi.c; MPI_Init(_thread) in lifecycle.c).  Each one classifies the
+ * call (call.h), serves it through the collective path (serve.h), and
  * otherwise hands it unchanged to the PMPI layer so that behaviour, errors
  * included, are exactly native.  Internal MPI calls anywhere in intergather
  * go to PMPI_* only, so the shim never re-enters itself and a profiler below
  * it sees only the user's call.
  */
-#include "classify.h"
+#include "call.h"
 #include "entry_abi.h"
-#include "intergather.h"
-#include "mpi_identity.h"
-#include "runtime.h"
+#include "serve.h"
 
 #include <mpi.h>
 
@@ -24,9 +23,7 @@ int ig_c_allgather(const void *sendbuf, int sendcount, ig_handle stype, void *re
     ig_call call = { .op = IG_OP_ALLGATHER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
                      .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .comm = comm };
     int rc;
-    if (!ig_call_classify(&call))
-        goto fallback;
-    if (!ig_call_dispatch(&call, &rc))
+    if (!ig_call_classify(&call) || !ig_serve(&call, &rc))
         goto fallback;
     return rc;
 fallback:
@@ -44,31 +41,9 @@ int ig_c_allgatherv(const void *sendbuf, int sendcount, ig_handle stype, void *r
                      .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype,
                      .comm = comm };
     int rc;
-    if (!ig_call_classify(&call))
-        goto fallback;
-    if (!ig_call_dispatch(&call, &rc))
+    if (!ig_call_classify(&call) || !ig_serve(&call, &rc))
         goto fallback;
     return rc;
 fallback:
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-}
-
-/* Start-up hooks: so the finalize summary appears even in programs whose
- * first collective is not an allgather. */
-INTERGATHER_API int MPI_Init(int *argc, char ***argv)
-{
-    int ours = ig_mpi_identity_matches(); /* before anything else: no handles otherwise */
-    int rc = PMPI_Init(argc, argv);
-    if (ours && rc == MPI_SUCCESS)
-        ig_runtime_start();
-    return rc;
-}
-
-INTERGATHER_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
-{
-    int ours = ig_mpi_identity_matches(); /* before anything else: no handles otherwise */
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (ours && rc == MPI_SUCCESS)
-        ig_runtime_start();
-    return rc;
 }

@@ -18,9 +18,11 @@
  * its ierror is OPTIONAL and arrives as NULL when omitted.
  */
 #define _GNU_SOURCE /* RTLD_NEXT */
-#include "classify.h"
+#include "call.h"
+#include "errors.h"
 #include "intergather.h"
 #include "mpi_identity.h"
+#include "serve.h"
 
 #include <dlfcn.h>
 #include <mpi.h>
@@ -90,7 +92,7 @@ static void set_ierror(MPI_Fint *ierror, int rc)
 static int serve(ig_call *call, MPI_Fint *ierror)
 {
     int rc;
-    if (!ig_call_classify(call) || !ig_call_dispatch(call, &rc))
+    if (!ig_call_classify(call) || !ig_serve(call, &rc))
         return 0;
     set_ierror(ierror, rc);
     return 1;
@@ -157,6 +159,14 @@ static void fortran_allgatherv(const char *name, void *sendbuf, MPI_Fint *sendco
     if (PMPI_Comm_test_inter(c_comm, &inter) == MPI_SUCCESS)
         inter ? PMPI_Comm_remote_size(c_comm, &remote) : PMPI_Comm_size(c_comm, &remote);
     int *counts = c_ints(recvcounts, remote), *c_displs = c_ints(displs, remote);
+    if (counts == NULL || c_displs == NULL) { /* never hand the MPI library a NULL array */
+        set_ierror(ierror, ig_error_report(c_comm, "MPI_Allgatherv", MPI_ERR_NO_MEM));
+        if ((void *)counts != (void *)recvcounts) {
+            free(counts);
+            free(c_displs);
+        }
+        return;
+    }
     ig_call call = { .op = IG_OP_ALLGATHERV, .sbuf = c_buffer(sendbuf), .scount = (int)*sendcount,
                      .stype = PMPI_Type_f2c(*sendtype), .rbuf = c_buffer(recvbuf), .rcounts = counts,
                      .rdispls = c_displs, .rtype = PMPI_Type_f2c(*recvtype), .comm = c_comm, .from_fortran = 1 };

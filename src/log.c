@@ -4,12 +4,18 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-int ig_world_rank(void)
+int ig_mpi_is_running(void)
 {
-    int initialized = 0, finalized = 0, rank = -1;
+    int initialized = 0, finalized = 0;
     PMPI_Initialized(&initialized);
     PMPI_Finalized(&finalized);
-    if (initialized && !finalized)
+    return initialized && !finalized;
+}
+
+int ig_world_rank(void)
+{
+    int rank = -1;
+    if (ig_mpi_is_running())
         PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     return rank;
 }

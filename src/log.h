@@ -12,12 +12,8 @@ void ig_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * line rather than a thousand. */
 void ig_log_rank0(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Print when INTERGATHER_VERBOSE >= level. */
-#define IG_VERBOSE(level, ...)                             \
-    do {                                                   \
-        if (ig_settings_get()->verbose >= (level))         \
-            ig_log(__VA_ARGS__);                           \
-    } while (0)
+/* Whether MPI is initialized and not yet finalized. */
+int ig_mpi_is_running(void);
 
 /* This process's rank in MPI_COMM_WORLD, or -1 before MPI_Init. */
 int ig_world_rank(void);

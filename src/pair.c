@@ -64,8 +64,6 @@ int ig_pair_free(ig_pair **pair)
     ig_private_comm_free(&pr->fc_gather);
     ig_private_comm_free(&pr->side);
     int rc = ig_private_comm_free(&pr->comm);
-    free(pr->gather_counts);
-    free(pr->gather_displs);
     free(pr);
     *pair = NULL;
     return rc;
@@ -82,25 +80,6 @@ static int split_or_null(MPI_Comm parent, int color, int key, MPI_Comm *out)
     return rc;
 }
 
-/* Allgatherv layout for a gather group with members that contribute nothing:
- * counts are in blocks (0 or 1) and displacements in block extents. */
-static int gather_layout(ig_pair *pair)
-{
-    int n = pair->fc.gather_size;
-    if (pair->fc.gather_color == IG_FC_NONE || n == pair->p)
-        return MPI_SUCCESS;
-    pair->gather_counts = malloc((size_t)n * sizeof(int));
-    pair->gather_displs = malloc((size_t)n * sizeof(int));
-    if (pair->gather_counts == NULL || pair->gather_displs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int key = 0; key < n; key++) {
-        int block = ig_fc_gather_block(pair->p, key);
-        pair->gather_counts[key] = block == IG_FC_NONE ? 0 : 1;
-        pair->gather_displs[key] = block == IG_FC_NONE ? 0 : block;
-    }
-    return MPI_SUCCESS;
-}
-
 int ig_pair_fc_prepare(ig_pair *pair)
 {
     if (pair->fc_ready)
@@ -109,8 +88,6 @@ int ig_pair_fc_prepare(ig_pair *pair)
     int rc = split_or_null(pair->comm, pair->fc.bcast_color, pair->fc.bcast_key, &pair->fc_bcast);
     if (rc == MPI_SUCCESS)
         rc = split_or_null(pair->comm, pair->fc.gather_color, pair->fc.gather_key, &pair->fc_gather);
-    if (rc == MPI_SUCCESS)
-        rc = gather_layout(pair);
     pair->fc_ready = rc == MPI_SUCCESS;
     return rc;
 }
@@ -120,10 +97,4 @@ int ig_pair_side_prepare(ig_pair *pair)
     if (pair->side != MPI_COMM_NULL)
         return MPI_SUCCESS;
     return split_or_null(pair->comm, ig_pair_is_sender(pair) ? 0 : 1, pair->rank, &pair->side);
-}
-
-int ig_pair_block(const ig_pair *pair, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
-                  ig_block *blk)
-{
-    return ig_pair_is_sender(pair) ? ig_block_make(scount, stype, blk) : ig_block_make(rcount, rtype, blk);
 }

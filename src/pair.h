@@ -19,7 +19,6 @@ struct ig_pair {
     ig_fc_role fc;
     MPI_Comm fc_bcast; /* this process's broadcast group, or MPI_COMM_NULL */
     MPI_Comm fc_gather;/* this process's gather group, or MPI_COMM_NULL */
-    int *gather_counts, *gather_displs; /* allgatherv layout when the group has extra members */
 
     MPI_Comm side; /* this process's own group (senders or receivers), on first use */
 };
@@ -36,10 +35,6 @@ static inline int ig_pair_is_sender(const ig_pair *pair)
 {
     return pair->rank < pair->p;
 }
-
-/* This process's block: a sender's (scount, stype), a receiver's (rcount, rtype). */
-int ig_pair_block(const ig_pair *pair, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
-                  ig_block *blk);
 
 /* Create the communicator of this process's own group if not yet done. */
 int ig_pair_side_prepare(ig_pair *pair);

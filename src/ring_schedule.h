@@ -28,16 +28,7 @@
 #ifndef IG_RING_SCHEDULE_H
 #define IG_RING_SCHEDULE_H
 
-typedef enum {
-    /* Split-stream schedule: every p, q >= 1, p + floor(q/2) steps, one send
-     * and one receive per process and step, no dummy process. */
-    IG_SCHED_OPTIMAL = 0,
-    /* The paper's Algorithm 1 (p = q), corrected Algorithm 3 (p < q) and the
-     * p > q variant of section IV-E; odd p or q through hosted dummies.
-     * p' + q'/2 steps with p', q' rounded up to even, except when q <= 2
-     * (see ig_ring_steps). */
-    IG_SCHED_PAPER = 1
-} ig_ring_sched;
+#include "intergather.h" /* ig_ring_kind: IG_RING_OPTIMAL (split-stream), IG_RING_PAPER */
 
 /* Max sends (and max receives) of one real process in one step.  Only the
  * paper schedule with q == 1 uses 2 (one extra receive, see ring_schedule.c). */
@@ -49,28 +40,28 @@ typedef struct {
 } ig_ring_op;
 
 /* Number of steps T (0 when p < 1 or q < 1).
- *   IG_SCHED_OPTIMAL: p + q/2 (integer division).
- *   IG_SCHED_PAPER:   p' + q'/2 (p', q' = p, q rounded up to even), except
+ *   IG_RING_OPTIMAL: p + q/2 (integer division).
+ *   IG_RING_PAPER:   p' + q'/2 (p', q' = p, q rounded up to even), except
  *                     q == 1: max(1, p - 1);  q == 2 and p odd: p + 1.
  * The last step always carries at least one transfer. */
-int ig_ring_steps(ig_ring_sched s, int p, int q);
+int ig_ring_steps(ig_ring_kind s, int p, int q);
 
 /* Operations of real process `rank` in step `step` (0..T-1): up to
  * IG_RING_MAX_OPS sends and receives.  Out-of-range arguments give no
  * operations.  O(1). */
-void ig_ring_ops(ig_ring_sched s, int p, int q, int rank, int step,
+void ig_ring_ops(ig_ring_kind s, int p, int q, int rank, int step,
                  ig_ring_op sends[IG_RING_MAX_OPS], int *nsends,
                  ig_ring_op recvs[IG_RING_MAX_OPS], int *nrecvs);
 
 /* Relay slots a sender needs for messages other than its own: 2 for both
  * schedules and all p, q (a sender with nothing to relay, e.g. p == 1, simply
  * leaves them unused).  0 for invalid p, q. */
-int ig_ring_sender_slots(ig_ring_sched s, int p, int q);
+int ig_ring_sender_slots(ig_ring_kind s, int p, int q);
 
 /* The slot (0..ig_ring_sender_slots()-1) in which sender `rank` keeps message
  * `msg` (msg != rank) from the step it receives it until its send of it.
  * O(1).  Returns 0 for messages the sender never receives and -1 for invalid
  * arguments (rank not a sender, msg == rank, msg out of range). */
-int ig_ring_slot(ig_ring_sched s, int p, int q, int rank, int msg);
+int ig_ring_slot(ig_ring_kind s, int p, int q, int rank, int msg);
 
 #endif

@@ -8,6 +8,8 @@
 #ifndef IG_SETTINGS_H
 #define IG_SETTINGS_H
 
+#include "intergather.h" /* ig_ring_kind */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,43 +31,40 @@ typedef enum {
     IG_TOPOLOGY_NATIVE
 } ig_topology;
 
-typedef enum {
-    IG_RING_SCHEDULE_OPTIMAL = 0, /* fewest steps (default) */
-    IG_RING_SCHEDULE_PAPER
-} ig_ring_schedule;
-
 /* How the fully connected algorithm serves p > q. */
 typedef enum {
     IG_MANY_SENDERS_SPREAD = 0, /* blocks spread over the receivers in ranges (default) */
     IG_MANY_SENDERS_JOIN        /* the paper: the p - q extra senders join the receivers' allgather */
 } ig_many_senders;
 
-/* How the fully connected algorithm's intra-group allgather stage runs. */
+/* Who runs the fully connected algorithms' intra-group allgather stage.  The
+ * setting may say AUTO; a decision (decide.c) is always MPI or RING. */
 typedef enum {
-    IG_GROUP_ALLGATHER_AUTO = 0, /* ring from IG_GROUP_RING_MIN_BYTES per member, else mpi (default) */
-    IG_GROUP_ALLGATHER_MPI,      /* the MPI library's tuned collective, as the paper */
-    IG_GROUP_ALLGATHER_RING      /* intergather's neighbour ring: (n-1) k t_w on any network */
-} ig_group_allgather;
+    IG_GROUP_STAGE_AUTO = 0, /* ring from IG_GROUP_RING_MIN_BYTES per member, else mpi (default) */
+    IG_GROUP_STAGE_MPI,      /* the MPI library's tuned collective, as the paper */
+    IG_GROUP_STAGE_RING,     /* intergather's neighbour ring: (n-1) k t_w on any network */
+    IG_GROUP_STAGE_COUNT
+} ig_group_stage;
 
-/* Where `auto` switches the group stage from the MPI library's allgather to
- * intergather's ring: the average bytes one member contributes.  Large
- * blocks are bandwidth-bound, and the ring is the allgather whose every step
- * sends to one neighbour while receiving from the other, so it runs at link
- * rate; Open MPI's default choice for 4 to 16 processes (recursive doubling,
- * neighbour exchange: two-way exchanges with one peer) ran the stage at about
- * half the link rate over TCP, which kept fc below the 2.7x target (4+4) and
- * at the edge of the 4.5x one (8+8) on the emulated cluster.  Below this
- * size the ring's n - 1 latencies count and it lost to Open MPI on shared
- * memory at 16 KiB (docs/performance.md).
- * MPICH's own rule is the same shape: ring allgather for long messages. */
+/* Where AUTO switches the group stage from the MPI library's allgather to
+ * intergather's ring: the bytes one member contributes.  Large blocks are
+ * bandwidth-bound, and the ring is the allgather whose every step sends to
+ * one neighbour while receiving from the other, so it runs at link rate;
+ * Open MPI's default choice for 4 to 16 processes (recursive doubling,
+ * neighbour exchange: two-way exchanges with one peer) ran the stage at
+ * about half the link rate over TCP, which kept fc below the 2.7x target
+ * (4+4) and at the edge of the 4.5x one (8+8) on the emulated cluster.
+ * Below this size the ring's n - 1 latencies count and it lost to Open MPI
+ * on shared memory at 16 KiB (docs/performance.md).  MPICH's own rule is
+ * the same shape: ring allgather for long messages. */
 #define IG_GROUP_RING_MIN_BYTES ((uint64_t)65536)
 
 typedef struct {
     ig_topology topology;
     uint64_t min_bytes;
     int verbose; /* 0 quiet, 1 banner + summary, 2 also per-process detail */
-    ig_ring_schedule ring_schedule;
-    ig_group_allgather group_allgather;
+    ig_ring_kind ring_schedule;
+    ig_group_stage group_stage;
     ig_many_senders many_senders;
 } ig_settings;
 
@@ -77,20 +76,18 @@ int ig_setting_is_set(const char *text);
 int ig_parse_topology(const char *text, ig_topology *out);
 int ig_parse_bytes(const char *text, uint64_t *out);
 int ig_parse_verbose(const char *text, int *out);
-int ig_parse_ring_schedule(const char *text, ig_ring_schedule *out);
-int ig_parse_group_allgather(const char *text, ig_group_allgather *out);
+int ig_parse_ring_schedule(const char *text, ig_ring_kind *out);
+int ig_parse_group_stage(const char *text, ig_group_stage *out);
 int ig_parse_many_senders(const char *text, ig_many_senders *out);
 
+/* Each value's name: the first word its parser accepts. */
 const char *ig_topology_name(ig_topology t);
-const char *ig_ring_schedule_name(ig_ring_schedule s);
-const char *ig_group_allgather_name(ig_group_allgather g);
+const char *ig_ring_schedule_name(ig_ring_kind s);
+const char *ig_group_stage_name(ig_group_stage g);
 const char *ig_many_senders_name(ig_many_senders m);
 
-/* The stage a group allgather actually runs (MPI or RING) under setting g,
- * for members contributing `total_bytes` in all.  Every member must pass the
- * same values (they do: the counts and the type signature are common to the
- * group), so every member picks the same stage. */
-ig_group_allgather ig_group_allgather_resolve(ig_group_allgather g, uint64_t total_bytes, int members);
+/* The defaults, as if no variable were set. */
+void ig_settings_defaults(ig_settings *s);
 
 /* Defaults, then every variable from getenv-style lookup.  Each variable that
  * is set but not understood is reported through warn(name, value, expected). */

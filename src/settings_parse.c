@@ -46,55 +46,50 @@ static int parse_word(const char *text, const word_value *words, size_t n, int *
     return -1;
 }
 
-#define PARSE_WORD(text, words, out)                                                 \
-    do {                                                                             \
-        int value_;                                                                  \
-        if (parse_word(text, words, sizeof words / sizeof words[0], &value_) != 0)  \
-            return -1;                                                               \
-        *(out) = value_;                                                             \
-        return 0;                                                                    \
+/* One table per enumerated setting: the parser accepts every word, and the
+ * value's name is the first word listed for it, so no name is spelled twice. */
+#define WORDS(table) table, sizeof table / sizeof table[0]
+
+static const char *name_of(int value, const word_value *words, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (words[i].value == value)
+            return words[i].word;
+    return "?";
+}
+
+static const word_value topology_words[] = {
+    { "fully-connected", IG_TOPOLOGY_FULLY_CONNECTED },
+    { "fully_connected", IG_TOPOLOGY_FULLY_CONNECTED },
+    { "fc", IG_TOPOLOGY_FULLY_CONNECTED },
+    { "ring", IG_TOPOLOGY_RING },
+    { "native", IG_TOPOLOGY_NATIVE },
+};
+static const word_value ring_schedule_words[] = { { "optimal", IG_RING_OPTIMAL }, { "paper", IG_RING_PAPER } };
+static const word_value group_stage_words[] = {
+    { "auto", IG_GROUP_STAGE_AUTO }, { "mpi", IG_GROUP_STAGE_MPI }, { "ring", IG_GROUP_STAGE_RING }
+};
+static const word_value many_senders_words[] = { { "spread", IG_MANY_SENDERS_SPREAD }, { "join", IG_MANY_SENDERS_JOIN } };
+
+/* Parse into an enum through an int (enums may be narrower). */
+#define PARSE_INTO(text, table, out)                                 \
+    do {                                                             \
+        int value_;                                                  \
+        if (parse_word(text, WORDS(table), &value_) != 0)            \
+            return -1;                                               \
+        *(out) = value_;                                             \
+        return 0;                                                    \
     } while (0)
 
-int ig_parse_topology(const char *text, ig_topology *out)
-{
-    static const word_value words[] = {
-        { "fully-connected", IG_TOPOLOGY_FULLY_CONNECTED },
-        { "fully_connected", IG_TOPOLOGY_FULLY_CONNECTED },
-        { "fc", IG_TOPOLOGY_FULLY_CONNECTED },
-        { "ring", IG_TOPOLOGY_RING },
-        { "native", IG_TOPOLOGY_NATIVE },
-    };
-    PARSE_WORD(text, words, out);
-}
+int ig_parse_topology(const char *text, ig_topology *out) { PARSE_INTO(text, topology_words, out); }
+int ig_parse_ring_schedule(const char *text, ig_ring_kind *out) { PARSE_INTO(text, ring_schedule_words, out); }
+int ig_parse_group_stage(const char *text, ig_group_stage *out) { PARSE_INTO(text, group_stage_words, out); }
+int ig_parse_many_senders(const char *text, ig_many_senders *out) { PARSE_INTO(text, many_senders_words, out); }
 
-int ig_parse_ring_schedule(const char *text, ig_ring_schedule *out)
-{
-    static const word_value words[] = { { "optimal", IG_RING_SCHEDULE_OPTIMAL }, { "paper", IG_RING_SCHEDULE_PAPER } };
-    PARSE_WORD(text, words, out);
-}
-
-int ig_parse_group_allgather(const char *text, ig_group_allgather *out)
-{
-    static const word_value words[] = {
-        { "auto", IG_GROUP_ALLGATHER_AUTO }, { "mpi", IG_GROUP_ALLGATHER_MPI }, { "ring", IG_GROUP_ALLGATHER_RING }
-    };
-    PARSE_WORD(text, words, out);
-}
-
-ig_group_allgather ig_group_allgather_resolve(ig_group_allgather g, uint64_t total_bytes, int members)
-{
-    if (g != IG_GROUP_ALLGATHER_AUTO)
-        return g;
-    if (members < 1 || total_bytes / (uint64_t)members < IG_GROUP_RING_MIN_BYTES)
-        return IG_GROUP_ALLGATHER_MPI;
-    return IG_GROUP_ALLGATHER_RING;
-}
-
-int ig_parse_many_senders(const char *text, ig_many_senders *out)
-{
-    static const word_value words[] = { { "spread", IG_MANY_SENDERS_SPREAD }, { "join", IG_MANY_SENDERS_JOIN } };
-    PARSE_WORD(text, words, out);
-}
+const char *ig_topology_name(ig_topology t) { return name_of(t, WORDS(topology_words)); }
+const char *ig_ring_schedule_name(ig_ring_kind s) { return name_of(s, WORDS(ring_schedule_words)); }
+const char *ig_group_stage_name(ig_group_stage g) { return name_of(g, WORDS(group_stage_words)); }
+const char *ig_many_senders_name(ig_many_senders m) { return name_of(m, WORDS(many_senders_words)); }
 
 /* A byte count: a non-negative decimal integer with an optional binary suffix
  * K/KB/KiB, M/MB/MiB, G/GB/GiB (all powers of 1024, as MPI users mean them).
@@ -147,47 +142,21 @@ int ig_parse_verbose(const char *text, int *out)
     return -1;
 }
 
-const char *ig_topology_name(ig_topology t)
-{
-    switch (t) {
-    case IG_TOPOLOGY_FULLY_CONNECTED: return "fully-connected";
-    case IG_TOPOLOGY_RING: return "ring";
-    case IG_TOPOLOGY_NATIVE: return "native";
-    }
-    return "?";
-}
-
-const char *ig_group_allgather_name(ig_group_allgather g)
-{
-    switch (g) {
-    case IG_GROUP_ALLGATHER_AUTO: return "auto";
-    case IG_GROUP_ALLGATHER_MPI: return "mpi";
-    case IG_GROUP_ALLGATHER_RING: return "ring";
-    }
-    return "?";
-}
-
-const char *ig_many_senders_name(ig_many_senders m)
-{
-    return m == IG_MANY_SENDERS_JOIN ? "join" : "spread";
-}
-
-const char *ig_ring_schedule_name(ig_ring_schedule s)
-{
-    return s == IG_RING_SCHEDULE_PAPER ? "paper" : "optimal";
-}
-
 /* One row per variable: how to parse it into the struct, and what to tell the
  * user it expected.  Adding a setting means adding a row here and in README. */
-void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
+void ig_settings_defaults(ig_settings *s)
 {
     s->topology = IG_TOPOLOGY_FULLY_CONNECTED;
     s->min_bytes = IG_DEFAULT_MIN_BYTES;
     s->verbose = 0;
-    s->ring_schedule = IG_RING_SCHEDULE_OPTIMAL;
-    s->group_allgather = IG_GROUP_ALLGATHER_AUTO;
+    s->ring_schedule = IG_RING_OPTIMAL;
+    s->group_stage = IG_GROUP_STAGE_AUTO;
     s->many_senders = IG_MANY_SENDERS_SPREAD;
+}
 
+void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
+{
+    ig_settings_defaults(s);
     const char *v;
     if (ig_setting_is_set(v = lookup(IG_ENV_TOPOLOGY)) && ig_parse_topology(v, &s->topology) != 0)
         warn(IG_ENV_TOPOLOGY, v, "fully-connected, ring or native");
@@ -199,7 +168,7 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
         ig_parse_ring_schedule(v, &s->ring_schedule) != 0)
         warn(IG_ENV_RING_SCHEDULE, v, "optimal or paper");
     if (ig_setting_is_set(v = lookup(IG_ENV_GROUP_ALLGATHER)) &&
-        ig_parse_group_allgather(v, &s->group_allgather) != 0)
+        ig_parse_group_stage(v, &s->group_stage) != 0)
         warn(IG_ENV_GROUP_ALLGATHER, v, "auto, mpi or ring");
     if (ig_setting_is_set(v = lookup(IG_ENV_MANY_SENDERS)) && ig_parse_many_senders(v, &s->many_senders) != 0)
         warn(IG_ENV_MANY_SENDERS, v, "spread or join");
@@ -209,7 +178,7 @@ uint64_t ig_settings_fingerprint(const ig_settings *s)
 {
     /* FNV-1a over the fields that select an algorithm (not verbosity). */
     uint64_t fields[] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
-                          (uint64_t)s->group_allgather, (uint64_t)s->many_senders };
+                          (uint64_t)s->group_stage, (uint64_t)s->many_senders };
     uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         for (int b = 0; b < 8; b++) {

@@ -1,23 +1,29 @@
 #include "stats.h"
 
+#include "algorithms.h"
 #include "intergather.h"
 #include "log.h"
+#include "settings.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
 
-static atomic_ulong served[IG_ALGO_COUNT];
+static atomic_ulong served[2], empty, failed;
+static atomic_ulong algorithms[IG_ALG_COUNT];
 static atomic_ulong fallbacks[IG_FALLBACK_COUNT];
 static atomic_ulong kinds[IG_KIND_COUNT];
-static atomic_ulong stages[IG_STAGE_COUNT];
+static atomic_ulong stages[IG_GROUP_STAGE_COUNT];
 static atomic_long comms_live;
 static atomic_long comms_peak;
 static atomic_ulong comms_created;
 
-void ig_stats_served(ig_algo algo) { atomic_fetch_add(&served[algo], 1); }
+void ig_stats_served(int topology_is_ring) { atomic_fetch_add(&served[topology_is_ring != 0], 1); }
+void ig_stats_empty(void) { atomic_fetch_add(&empty, 1); }
+void ig_stats_failed(void) { atomic_fetch_add(&failed, 1); }
+void ig_stats_algorithm(int algorithm) { atomic_fetch_add(&algorithms[algorithm], 1); }
 void ig_stats_fallback(ig_fallback why) { atomic_fetch_add(&fallbacks[why], 1); }
 void ig_stats_kind(ig_kind kind) { atomic_fetch_add(&kinds[kind], 1); }
-void ig_stats_group_stage(ig_stage stage) { atomic_fetch_add(&stages[stage], 1); }
+void ig_stats_group_stage(int stage) { atomic_fetch_add(&stages[stage], 1); }
 
 void ig_stats_comm_created(int n)
 {
@@ -32,13 +38,7 @@ void ig_stats_comm_freed(int n) { atomic_fetch_sub(&comms_live, n); }
 
 long intergather_internal_comms_live(void) { return atomic_load(&comms_live); }
 
-const char *ig_algo_name(ig_algo a)
-{
-    static const char *names[IG_ALGO_COUNT] = { "fully-connected", "ring", "empty" };
-    return names[a];
-}
-
-static const char *ig_kind_name(ig_kind k)
+static const char *kind_name(ig_kind k)
 {
     static const char *names[IG_KIND_COUNT] = { "half-duplex-calls", "full-duplex-calls", "allgatherv-calls",
                                                 "fortran-calls" };
@@ -48,29 +48,31 @@ static const char *ig_kind_name(ig_kind k)
 const char *ig_fallback_name(ig_fallback f)
 {
     static const char *names[IG_FALLBACK_COUNT] = {
-        "intra-communicator", "comm-null", "not-initialized", "in-place", "arguments",
-        "small", "disabled", "settings-differ",
+        "none", "intra-communicator", "comm-null", "not-initialized", "in-place", "arguments",
+        "small", "disabled", "settings-differ", "sizes-differ",
     };
     return names[f];
 }
 
+#define APPEND(...) (n += snprintf(line + n, sizeof line - (size_t)n, __VA_ARGS__))
+
 void ig_stats_report(int world_rank)
 {
-    char line[768];
-    int n = snprintf(line, sizeof line, "summary (world rank %d): served", world_rank);
-    for (int a = 0; a < IG_ALGO_COUNT; a++)
-        n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lu", ig_algo_name((ig_algo)a),
-                      atomic_load(&served[a]));
+    char line[1024];
+    int n = 0;
+    APPEND("summary (world rank %d): served fully-connected=%lu ring=%lu empty=%lu failed=%lu", world_rank,
+           atomic_load(&served[0]), atomic_load(&served[1]), atomic_load(&empty), atomic_load(&failed));
     for (int k = 0; k < IG_KIND_COUNT; k++)
-        n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lu", ig_kind_name((ig_kind)k),
-                      atomic_load(&kinds[k]));
-    n += snprintf(line + n, sizeof line - (size_t)n, " group-mpi=%lu group-ring=%lu; native",
-                  atomic_load(&stages[IG_STAGE_MPI]), atomic_load(&stages[IG_STAGE_RING]));
-    for (int f = 0; f < IG_FALLBACK_COUNT; f++)
-        n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lu", ig_fallback_name((ig_fallback)f),
-                      atomic_load(&fallbacks[f]));
-    snprintf(line + n, sizeof line - (size_t)n,
-             "; internal-comms created=%lu live=%ld peak=%ld", atomic_load(&comms_created),
-             atomic_load(&comms_live), atomic_load(&comms_peak));
+        APPEND(" %s=%lu", kind_name((ig_kind)k), atomic_load(&kinds[k]));
+    APPEND("; algorithms");
+    for (int a = 0; a < IG_ALG_COUNT; a++)
+        APPEND(" alg-%s=%lu", ig_algorithm_info_of((ig_algorithm)a)->name, atomic_load(&algorithms[a]));
+    APPEND(" group-%s=%lu group-%s=%lu; native", ig_group_stage_name(IG_GROUP_STAGE_MPI),
+           atomic_load(&stages[IG_GROUP_STAGE_MPI]), ig_group_stage_name(IG_GROUP_STAGE_RING),
+           atomic_load(&stages[IG_GROUP_STAGE_RING]));
+    for (int f = IG_FALLBACK_NONE + 1; f < IG_FALLBACK_COUNT; f++)
+        APPEND(" %s=%lu", ig_fallback_name((ig_fallback)f), atomic_load(&fallbacks[f]));
+    APPEND("; internal-comms created=%lu live=%ld peak=%ld", atomic_load(&comms_created), atomic_load(&comms_live),
+           atomic_load(&comms_peak));
     ig_log("%s", line);
 }

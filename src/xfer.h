@@ -11,6 +11,8 @@
 #ifndef IG_XFER_H
 #define IG_XFER_H
 
+#include "blocks.h"
+
 #include <mpi.h>
 #include <stddef.h>
 
@@ -24,12 +26,17 @@ typedef struct {
     MPI_Aint rextent;
     const int *rcounts;  /* NULL when uniform */
     const int *rdispls;
-
-    /* Varying only: bytes of each block of the sending group, known to all
-     * of its processes (exchanged per call) and to the receivers (from
-     * rcounts); senders relaying others' blocks (ring) size buffers by it. */
-    const MPI_Count *group_bytes;
 } ig_xfer;
+
+/* An MPI_Allgather (uniform) call.  *rblk receives the block type
+ * (MPI_DATATYPE_NULL when this process receives nothing); release it with
+ * ig_block_free once the call is done. */
+int ig_xfer_uniform_make(ig_xfer *x, ig_block *rblk, const void *sbuf, int scount, MPI_Datatype stype,
+                         void *rbuf, int rcount, MPI_Datatype rtype);
+
+/* An MPI_Allgatherv (varying) call: the user's counts and displacements. */
+int ig_xfer_varying_make(ig_xfer *x, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                         const int *rcounts, const int *rdispls, MPI_Datatype rtype, int receives);
 
 static inline int ig_xfer_uniform(const ig_xfer *x)
 {
@@ -38,8 +45,7 @@ static inline int ig_xfer_uniform(const ig_xfer *x)
 
 static inline void *ig_xfer_rptr(const ig_xfer *x, int block)
 {
-    MPI_Aint offset = x->rcounts == NULL ? (MPI_Aint)block : (MPI_Aint)x->rdispls[block];
-    return (char *)x->rbuf + offset * x->rextent;
+    return ig_offset(x->rbuf, x->rcounts == NULL ? block : x->rdispls[block], x->rextent);
 }
 
 static inline int ig_xfer_rcount(const ig_xfer *x, int block)

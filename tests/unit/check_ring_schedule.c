@@ -10,8 +10,8 @@
  *   - a process sends only messages it held at the start of the step;
  *   - no process receives a message it already holds, nor one message twice
  *     in a step (so no buffer is written while it is being sent from);
- *   - IG_SCHED_OPTIMAL: at most one send and one receive per process;
- *     IG_SCHED_PAPER: at most IG_RING_MAX_OPS, and more than one only on the
+ *   - IG_RING_OPTIMAL: at most one send and one receive per process;
+ *     IG_RING_PAPER: at most IG_RING_MAX_OPS, and more than one only on the
  *     real processes that host a dummy; the extra operations are counted;
  *   - sender relay slots: a sender keeps a received non-own message in
  *     ig_ring_slot(); a send of a non-own message must find it there (so it was
@@ -40,9 +40,9 @@ static int exact_minimum_steps(int p, int q)
     return a > b ? a : b;
 }
 
-static int expected_steps(ig_ring_sched s, int p, int q)
+static int expected_steps(ig_ring_kind s, int p, int q)
 {
-    if (s == IG_SCHED_OPTIMAL)
+    if (s == IG_RING_OPTIMAL)
         return p + q / 2;
     /* paper: P + Q/2 with p, q rounded up to even; shorter when q <= 2 because
      * the trailing virtual steps only carry local or dummy transfers. */
@@ -54,15 +54,15 @@ static int expected_steps(ig_ring_sched s, int p, int q)
     return P + Q / 2;
 }
 
-static const char *sched_name(ig_ring_sched s)
+static const char *sched_name(ig_ring_kind s)
 {
-    return s == IG_SCHED_OPTIMAL ? "optimal" : "paper";
+    return s == IG_RING_OPTIMAL ? "optimal" : "paper";
 }
 
 /* ------------------------------------------------------------ simulation */
 
 typedef struct {
-    ig_ring_sched sched;
+    ig_ring_kind sched;
     int p, q, n, steps, slots;
     int hosts[2], nhosts;  /* real processes allowed more than one op per step */
     ig_ring_op *sends, *recvs; /* [n][IG_RING_MAX_OPS] for the current step */
@@ -106,7 +106,7 @@ static int is_host(const sim *s, int r)
     return 0;
 }
 
-static void sim_init(sim *s, ig_ring_sched sched, int p, int q)
+static void sim_init(sim *s, ig_ring_kind sched, int p, int q)
 {
     memset(s, 0, sizeof *s);
     s->sched = sched;
@@ -115,7 +115,7 @@ static void sim_init(sim *s, ig_ring_sched sched, int p, int q)
     s->n = p + q;
     s->steps = ig_ring_steps(sched, p, q);
     s->slots = ig_ring_sender_slots(sched, p, q);
-    if (sched == IG_SCHED_PAPER) {
+    if (sched == IG_RING_PAPER) {
         if (p % 2 == 1)
             s->hosts[s->nhosts++] = p;     /* hosts the dummy sender */
         if (q % 2 == 1)
@@ -187,7 +187,7 @@ static int collect_step(sim *s, int t)
         int ns = s->nsends[r], nr = s->nrecvs[r];
         if (ns < 0 || ns > IG_RING_MAX_OPS || nr < 0 || nr > IG_RING_MAX_OPS)
             return sim_fail(s, "step %d rank %d: %d sends, %d receives", t, r, ns, nr);
-        if ((ns > 1 || nr > 1) && (s->sched == IG_SCHED_OPTIMAL || !is_host(s, r)))
+        if ((ns > 1 || nr > 1) && (s->sched == IG_RING_OPTIMAL || !is_host(s, r)))
             return sim_fail(s, "step %d rank %d (not a host): %d sends, %d receives", t, r, ns, nr);
         s->extra_ops += (ns > 1 ? ns - 1 : 0) + (nr > 1 ? nr - 1 : 0);
         if (ns == 2 && snd[0].peer == snd[1].peer)
@@ -290,7 +290,7 @@ static int count_dead_ends(sim *s)
         if (s->slot_msg[k] >= 0 && !s->slot_sent[k])
             s->dead_ends++;
     int P = s->p + s->p % 2, Q = s->q + s->q % 2;
-    if (s->dead_ends > 0 && (s->sched == IG_SCHED_OPTIMAL || P >= Q))
+    if (s->dead_ends > 0 && (s->sched == IG_RING_OPTIMAL || P >= Q))
         return sim_fail(s, "%ld messages received by senders are never sent on", (int)s->dead_ends,
                         0, 0, 0);
     return 1;
@@ -330,7 +330,7 @@ static int sim_run(sim *s)
     int want = expected_steps(s->sched, s->p, s->q);
     if (s->steps != want)
         return sim_fail(s, "ig_ring_steps = %d, expected %d", s->steps, want, 0, 0);
-    if (s->sched == IG_SCHED_OPTIMAL && s->slots > 3)
+    if (s->sched == IG_RING_OPTIMAL && s->slots > 3)
         return sim_fail(s, "%d sender slots > 3", s->slots, 0, 0, 0);
     if (s->p > 1 && s->slots < 1)
         return sim_fail(s, "%d sender slots", s->slots, 0, 0, 0);
@@ -354,7 +354,7 @@ typedef struct {
     int below_minimum, at_minimum, one_above_minimum;
 } totals;
 
-static void verify_case(ig_ring_sched sched, int p, int q, totals *tot)
+static void verify_case(ig_ring_kind sched, int p, int q, totals *tot)
 {
     sim s;
     sim_init(&s, sched, p, q);
@@ -381,7 +381,7 @@ static void verify_case(ig_ring_sched sched, int p, int q, totals *tot)
     sim_free(&s);
 }
 
-static void print_totals(const char *what, ig_ring_sched sched, const totals *t)
+static void print_totals(const char *what, ig_ring_kind sched, const totals *t)
 {
     printf("  %-7s %-22s %4d cases OK: %ld transfers (%ld dead ends at senders);"
            " T below the 1-port minimum in %d, at it in %d, +1 in %d, more in %d;"
@@ -402,7 +402,7 @@ typedef struct {
 
 /* The schedule's complete set of transfers must be exactly `want`, as seen
  * from both ends. */
-static void expect_transfers(ig_ring_sched sched, int p, int q, int steps, const transfer *want,
+static void expect_transfers(ig_ring_kind sched, int p, int q, int steps, const transfer *want,
                              int nwant)
 {
     ck_assert_int_eq(ig_ring_steps(sched, p, q), steps);
@@ -436,7 +436,7 @@ START_TEST(hand_paper_p2_q2)
 {
     const transfer want[] = { { 0, 1, 2, 1 }, { 0, 0, 3, 0 }, { 1, 2, 3, 1 },
                               { 1, 0, 1, 0 }, { 2, 1, 2, 0 } };
-    expect_transfers(IG_SCHED_PAPER, 2, 2, 3, want, 5);
+    expect_transfers(IG_RING_PAPER, 2, 2, 3, want, 5);
 }
 END_TEST
 
@@ -447,7 +447,7 @@ END_TEST
 START_TEST(hand_paper_p1_q2_dummy_sender)
 {
     const transfer want[] = { { 0, 0, 2, 0 }, { 1, 0, 1, 0 } };
-    expect_transfers(IG_SCHED_PAPER, 1, 2, 2, want, 2);
+    expect_transfers(IG_RING_PAPER, 1, 2, 2, want, 2);
 }
 END_TEST
 
@@ -458,7 +458,7 @@ END_TEST
 START_TEST(hand_paper_p3_q1_dummies)
 {
     const transfer want[] = { { 0, 1, 2, 1 }, { 0, 2, 3, 2 }, { 0, 0, 3, 0 }, { 1, 2, 3, 1 } };
-    expect_transfers(IG_SCHED_PAPER, 3, 1, 2, want, 4);
+    expect_transfers(IG_RING_PAPER, 3, 1, 2, want, 4);
 }
 END_TEST
 
@@ -469,7 +469,7 @@ START_TEST(hand_optimal_p2_q2)
 {
     const transfer want[] = { { 0, 0, 1, 0 }, { 0, 1, 2, 1 }, { 1, 1, 2, 0 },
                               { 1, 2, 3, 1 }, { 2, 2, 3, 0 } };
-    expect_transfers(IG_SCHED_OPTIMAL, 2, 2, 3, want, 5);
+    expect_transfers(IG_RING_OPTIMAL, 2, 2, 3, want, 5);
 }
 END_TEST
 
@@ -482,7 +482,7 @@ START_TEST(hand_optimal_p2_q4)
     const transfer want[] = { { 0, 0, 1, 0 }, { 0, 1, 2, 1 }, { 1, 1, 2, 0 }, { 1, 2, 3, 1 },
                               { 1, 0, 5, 0 }, { 2, 2, 3, 0 }, { 2, 3, 4, 1 }, { 3, 3, 4, 0 },
                               { 3, 4, 5, 1 } };
-    expect_transfers(IG_SCHED_OPTIMAL, 2, 4, 4, want, 9);
+    expect_transfers(IG_RING_OPTIMAL, 2, 4, 4, want, 9);
 }
 END_TEST
 
@@ -493,7 +493,7 @@ START_TEST(api_edges)
     ig_ring_op a[IG_RING_MAX_OPS], b[IG_RING_MAX_OPS];
     int na = -1, nb = -1;
     for (int s = 0; s < 2; s++) {
-        ig_ring_sched sched = (ig_ring_sched)s;
+        ig_ring_kind sched = (ig_ring_kind)s;
         ck_assert_int_eq(ig_ring_steps(sched, 0, 4), 0);
         ck_assert_int_eq(ig_ring_steps(sched, 4, 0), 0);
         ck_assert_int_eq(ig_ring_sender_slots(sched, 0, 4), 0);
@@ -506,7 +506,7 @@ START_TEST(api_edges)
         ck_assert_int_eq(ig_ring_slot(sched, 4, 4, 1, 4), -1); /* no such message */
         ck_assert_int_le(ig_ring_sender_slots(sched, 4096, 4096), 3);
     }
-    ck_assert_int_eq(ig_ring_steps((ig_ring_sched)7, 4, 4), 0);
+    ck_assert_int_eq(ig_ring_steps((ig_ring_kind)7, 4, 4), 0);
 }
 END_TEST
 
@@ -514,7 +514,7 @@ END_TEST
 
 #define SMALL_MAX 64
 
-static void verify_small(ig_ring_sched sched)
+static void verify_small(ig_ring_kind sched)
 {
     totals tot = { 0 };
     for (int p = 1; p <= SMALL_MAX; p++)
@@ -525,13 +525,13 @@ static void verify_small(ig_ring_sched sched)
 
 START_TEST(optimal_all_small)
 {
-    verify_small(IG_SCHED_OPTIMAL);
+    verify_small(IG_RING_OPTIMAL);
 }
 END_TEST
 
 START_TEST(paper_all_small)
 {
-    verify_small(IG_SCHED_PAPER);
+    verify_small(IG_RING_PAPER);
 }
 END_TEST
 
@@ -542,7 +542,7 @@ START_TEST(optimal_versus_exact_minimum)
     for (int p = 1; p <= SMALL_MAX; p++)
         for (int q = 1; q <= SMALL_MAX; q++) {
             int extra = (q % 2 == 0 && p >= 2) ? 1 : 0;
-            ck_assert_int_eq(ig_ring_steps(IG_SCHED_OPTIMAL, p, q), exact_minimum_steps(p, q) + extra);
+            ck_assert_int_eq(ig_ring_steps(IG_RING_OPTIMAL, p, q), exact_minimum_steps(p, q) + extra);
         }
 }
 END_TEST
@@ -553,7 +553,7 @@ static const int large_cases[][2] = {
 };
 #define NLARGE ((int)(sizeof large_cases / sizeof large_cases[0]))
 
-static void verify_large(ig_ring_sched sched)
+static void verify_large(ig_ring_kind sched)
 {
     totals tot = { 0 };
     for (int k = 0; k < NLARGE; k++)
@@ -563,13 +563,13 @@ static void verify_large(ig_ring_sched sched)
 
 START_TEST(optimal_large)
 {
-    verify_large(IG_SCHED_OPTIMAL);
+    verify_large(IG_RING_OPTIMAL);
 }
 END_TEST
 
 START_TEST(paper_large)
 {
-    verify_large(IG_SCHED_PAPER);
+    verify_large(IG_RING_PAPER);
 }
 END_TEST
 

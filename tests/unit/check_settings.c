@@ -73,41 +73,26 @@ END_TEST
 
 START_TEST(ring_schedule_words)
 {
-    ig_ring_schedule s = IG_RING_SCHEDULE_OPTIMAL;
+    ig_ring_kind s = IG_RING_OPTIMAL;
     ck_assert_int_eq(ig_parse_ring_schedule("paper", &s), 0);
-    ck_assert_int_eq(s, IG_RING_SCHEDULE_PAPER);
+    ck_assert_int_eq(s, IG_RING_PAPER);
     ck_assert_int_eq(ig_parse_ring_schedule("fastest", &s), -1);
-    ck_assert_int_eq(s, IG_RING_SCHEDULE_PAPER);
+    ck_assert_int_eq(s, IG_RING_PAPER);
 }
 END_TEST
 
-START_TEST(group_allgather_words)
+START_TEST(group_stage_words)
 {
-    ig_group_allgather g = IG_GROUP_ALLGATHER_MPI;
-    ck_assert_int_eq(ig_parse_group_allgather(" Ring", &g), 0);
-    ck_assert_int_eq(g, IG_GROUP_ALLGATHER_RING);
-    ck_assert_int_eq(ig_parse_group_allgather("tree", &g), -1);
-    ck_assert_int_eq(g, IG_GROUP_ALLGATHER_RING);
-    ck_assert_int_eq(ig_parse_group_allgather("mpi", &g), 0);
-    ck_assert_int_eq(g, IG_GROUP_ALLGATHER_MPI);
-    ck_assert_int_eq(ig_parse_group_allgather("AUTO", &g), 0);
-    ck_assert_int_eq(g, IG_GROUP_ALLGATHER_AUTO);
-    ck_assert_str_eq(ig_group_allgather_name(IG_GROUP_ALLGATHER_AUTO), "auto");
-}
-END_TEST
-
-START_TEST(group_allgather_auto_switches_at_the_threshold)
-{
-    const uint64_t t = IG_GROUP_RING_MIN_BYTES;
-    /* auto: decided by the average contribution per member */
-    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_AUTO, 4 * t, 4), IG_GROUP_ALLGATHER_RING);
-    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_AUTO, 4 * t - 1, 4), IG_GROUP_ALLGATHER_MPI);
-    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_AUTO, 0, 4), IG_GROUP_ALLGATHER_MPI);
-    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_AUTO, UINT64_MAX, 3), IG_GROUP_ALLGATHER_RING);
-    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_AUTO, t, 0), IG_GROUP_ALLGATHER_MPI);
-    /* explicit choices are kept whatever the size */
-    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_MPI, 100 * t, 2), IG_GROUP_ALLGATHER_MPI);
-    ck_assert_int_eq(ig_group_allgather_resolve(IG_GROUP_ALLGATHER_RING, 1, 2), IG_GROUP_ALLGATHER_RING);
+    ig_group_stage g = IG_GROUP_STAGE_MPI;
+    ck_assert_int_eq(ig_parse_group_stage(" Ring", &g), 0);
+    ck_assert_int_eq(g, IG_GROUP_STAGE_RING);
+    ck_assert_int_eq(ig_parse_group_stage("tree", &g), -1);
+    ck_assert_int_eq(g, IG_GROUP_STAGE_RING);
+    ck_assert_int_eq(ig_parse_group_stage("mpi", &g), 0);
+    ck_assert_int_eq(g, IG_GROUP_STAGE_MPI);
+    ck_assert_int_eq(ig_parse_group_stage("AUTO", &g), 0);
+    ck_assert_int_eq(g, IG_GROUP_STAGE_AUTO);
+    ck_assert_str_eq(ig_group_stage_name(IG_GROUP_STAGE_AUTO), "auto");
 }
 END_TEST
 
@@ -149,8 +134,8 @@ START_TEST(load_defaults_when_unset)
     ck_assert_int_eq(s.topology, IG_TOPOLOGY_FULLY_CONNECTED);
     ck_assert_uint_eq(s.min_bytes, IG_DEFAULT_MIN_BYTES);
     ck_assert_int_eq(s.verbose, 0);
-    ck_assert_int_eq(s.ring_schedule, IG_RING_SCHEDULE_OPTIMAL);
-    ck_assert_int_eq(s.group_allgather, IG_GROUP_ALLGATHER_AUTO);
+    ck_assert_int_eq(s.ring_schedule, IG_RING_OPTIMAL);
+    ck_assert_int_eq(s.group_stage, IG_GROUP_STAGE_AUTO);
     ck_assert_int_eq(s.many_senders, IG_MANY_SENDERS_SPREAD);
     ck_assert_int_eq(warnings, 0);
 }
@@ -176,7 +161,7 @@ END_TEST
 
 START_TEST(fingerprint_tracks_algorithm_choice_only)
 {
-    ig_settings a = { IG_TOPOLOGY_FULLY_CONNECTED, 1024, 0, IG_RING_SCHEDULE_OPTIMAL, IG_GROUP_ALLGATHER_MPI,
+    ig_settings a = { IG_TOPOLOGY_FULLY_CONNECTED, 1024, 0, IG_RING_OPTIMAL, IG_GROUP_STAGE_MPI,
                       IG_MANY_SENDERS_SPREAD };
     ig_settings b = a;
     b.verbose = 2;
@@ -187,10 +172,10 @@ START_TEST(fingerprint_tracks_algorithm_choice_only)
     b.topology = IG_TOPOLOGY_RING;
     ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
     b = a;
-    b.ring_schedule = IG_RING_SCHEDULE_PAPER;
+    b.ring_schedule = IG_RING_PAPER;
     ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
     b = a;
-    b.group_allgather = IG_GROUP_ALLGATHER_RING;
+    b.group_stage = IG_GROUP_STAGE_RING;
     ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
     b = a;
     b.many_senders = IG_MANY_SENDERS_JOIN;
@@ -208,8 +193,7 @@ int main(void)
     tcase_add_test(tc, bytes_rejects_garbage_and_overflow);
     tcase_add_test(tc, verbose_levels);
     tcase_add_test(tc, ring_schedule_words);
-    tcase_add_test(tc, group_allgather_words);
-    tcase_add_test(tc, group_allgather_auto_switches_at_the_threshold);
+    tcase_add_test(tc, group_stage_words);
     tcase_add_test(tc, many_senders_words);
     tcase_add_test(tc, load_defaults_when_unset);
     tcase_add_test(tc, load_values_and_warn_on_garbage);

@@ -1,5 +1,6 @@
-/* Unit tests: the full-duplex block ranges and the cost model (no MPI). */
-#include "fd_plan.h"
+/* Unit tests: the range partition and the cost model (no MPI). */
+#include "cost_model.h"
+#include "range_partition.h"
 
 #include "check_runner.h"
 
@@ -13,14 +14,14 @@ START_TEST(ranges_partition_blocks)
 {
     for (int n_src = 1; n_src <= 64; n_src++) {
         for (int n_dst = 1; n_dst <= 64; n_dst++) {
-            REQUIRE_EQ(ig_fd_first(n_src, n_dst, 0), 0);
-            REQUIRE_EQ(ig_fd_first(n_src, n_dst, n_dst), n_src);
+            REQUIRE_EQ(ig_range_first(n_src, n_dst, 0), 0);
+            REQUIRE_EQ(ig_range_first(n_src, n_dst, n_dst), n_src);
             int most = (n_src + n_dst - 1) / n_dst;
             for (int d = 0; d < n_dst; d++) {
-                int lo = ig_fd_first(n_src, n_dst, d), hi = ig_fd_first(n_src, n_dst, d + 1);
+                int lo = ig_range_first(n_src, n_dst, d), hi = ig_range_first(n_src, n_dst, d + 1);
                 REQUIRE(lo <= hi && hi - lo <= most, "n_src=%d n_dst=%d d=%d [%d,%d)", n_src, n_dst, d, lo, hi);
                 for (int b = lo; b < hi; b++)
-                    REQUIRE(ig_fd_owner(n_src, n_dst, b) == d, "n_src=%d n_dst=%d block %d", n_src, n_dst, b);
+                    REQUIRE(ig_range_owner(n_src, n_dst, b) == d, "n_src=%d n_dst=%d block %d", n_src, n_dst, b);
             }
         }
     }
@@ -29,8 +30,8 @@ END_TEST
 
 START_TEST(large_sizes_do_not_overflow)
 {
-    ck_assert_int_eq(ig_fd_first(1 << 20, 1 << 20, (1 << 20) - 1), (1 << 20) - 1);
-    ck_assert_int_eq(ig_fd_owner(1 << 20, 3, (1 << 20) - 1), 2);
+    ck_assert_int_eq(ig_range_first(1 << 20, 1 << 20, (1 << 20) - 1), (1 << 20) - 1);
+    ck_assert_int_eq(ig_range_owner(1 << 20, 3, (1 << 20) - 1), 2);
 }
 END_TEST
 
@@ -73,7 +74,7 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("fd_plan");
+    Suite *s = suite_create("cost_model");
     TCase *tc = tcase_create("fd");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, ranges_partition_blocks);

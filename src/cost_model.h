@@ -1,22 +1,10 @@
 /*
- * Full-duplex plan and the cost model (pure, no MPI).
- *
- * Full duplex (both groups send; Kang, Traff et al., EuroMPI'18): each
- * group's concatenated blocks are divided evenly over the other group's
- * processes in contiguous ranges.  Destination d of a group of n_dst
- * processes owns source blocks [ig_fd_first(n_src, n_dst, d),
- * ig_fd_first(n_src, n_dst, d + 1)).  Stage 1: every process sends its own
- * block to the remote process that owns it and receives the remote blocks it
- * owns, all at once; stage 2: each group runs one allgatherv (in place) to
- * assemble the remote group's blocks.  Splitting at block (not byte)
- * granularity keeps every block one derived-datatype element, so any
- * datatype works; a destination owns at most ceil(n_src / n_dst) blocks.
+ * The cost model (pure, no MPI): the t_s + k t_w model of the seeds, one
+ * function per algorithm, in seconds.  The decision (decide.c) compares
+ * them; README "How it works" tabulates them.
  */
-#ifndef IG_FD_PLAN_H
-#define IG_FD_PLAN_H
-
-int ig_fd_first(int n_src, int n_dst, int d);
-int ig_fd_owner(int n_src, int n_dst, int block);
+#ifndef IG_COST_MODEL_H
+#define IG_COST_MODEL_H
 
 /* Costs in seconds in the t_s + k t_w model (k in bytes).  log terms are
  * ceil(log2(n)), as tree-based collectives take. */

@@ -1,18 +1,6 @@
-#include "fd_plan.h"
+#include "cost_model.h"
 
 const ig_cost_params ig_cost_default = { 5e-6, 1e-10 };
-
-int ig_fd_first(int n_src, int n_dst, int d)
-{
-    return (int)((long long)d * n_src / n_dst);
-}
-
-/* The largest d with first(d) <= block: first(d) <= b  <=>  d * n_src <
- * (b + 1) * n_dst. */
-int ig_fd_owner(int n_src, int n_dst, int block)
-{
-    return (int)(((long long)(block + 1) * n_dst - 1) / n_src);
-}
 
 int ig_ceil_log2(int n)
 {

@@ -1,0 +1,97 @@
+/*
+ * The paper's fully connected algorithm (section III), half duplex: moves
+ * the bytes the plan (fc_plan.c) describes.  The broadcast stage uses the
+ * MPI library's tuned MPI_Bcast on the pair's sub-communicators, as the
+ * paper does; the allgather stage is run as step->stage[1] says
+ * (group_allgather.c).  With p > q this is the paper's plan, in which the
+ * p - q extra senders join the receivers' allgather (INTERGATHER_MANY_SENDERS
+ * =join); the default for p > q is algo_spread.c.
+ */
+#include "algorithms.h"
+#include "blocks.h"
+#include "group_allgather.h"
+#include "p2p.h"
+#include "tags.h"
+
+#include <stdlib.h>
+
+/* Gather stage: every member's own block is already in place in the
+ * receive buffer (group_allgather.h).  Members beyond the p-th (leftover
+ * receivers) contribute nothing, which takes an allgatherv. */
+static int fc_gather(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
+{
+    int n = pair->fc.gather_size;
+    if (pair->fc_gather == MPI_COMM_NULL)
+        return MPI_SUCCESS;
+    if (ig_xfer_uniform(x) && n == pair->p)
+        return ig_group_allgatherv(x->rbuf, NULL, NULL, x->rtype, x->rextent, pair->fc_gather, stage);
+    int *blocks = malloc(3 * (size_t)n * sizeof(int));
+    if (blocks == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int key = 0; key < n; key++)
+        blocks[key] = ig_fc_gather_block(pair->p, key);
+    ig_xfer_gather_layout(x, n, blocks, blocks + n, blocks + 2 * n);
+    int rc = ig_group_allgatherv(x->rbuf, blocks + n, blocks + 2 * n, x->rtype, x->rextent, pair->fc_gather, stage);
+    free(blocks);
+    return rc;
+}
+
+/* A sender beyond the q-th (p > q, the paper's plan) joins the receivers'
+ * allgather; it needs scratch space for the p blocks that stage delivers,
+ * which it describes with its own block type (the decision takes this plan
+ * only when every sender's type can be received into). */
+static int fc_sender_gather(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
+{
+    ig_block blk;
+    void *base, *raw;
+    int rc = ig_block_make(x->scount, x->stype, &blk);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ig_block_scratch(&blk, pair->p, &base, &raw);
+    if (rc == MPI_SUCCESS) {
+        rc = ig_block_copy(x->sbuf, ig_block_slot(base, &blk, pair->fc.gather_key), &blk, pair->comm, pair->rank);
+        ig_xfer own = { NULL, 0, MPI_DATATYPE_NULL, base, blk.type, blk.extent, NULL, NULL };
+        ig_err_keep(&rc, fc_gather(pair, &own, stage));
+        ig_block_scratch_free(raw);
+    }
+    ig_block_free(&blk);
+    return rc;
+}
+
+static int fc_sender(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
+{
+    const ig_fc_role *role = &pair->fc;
+    int rc = MPI_SUCCESS;
+    if (role->direct_peer != IG_FC_NONE)
+        rc = PMPI_Send(x->sbuf, x->scount, x->stype, role->direct_peer, IG_TAG_DIRECT, pair->comm);
+    /* The root of a broadcast only reads its buffer; MPI's prototype is not const. */
+    if (pair->fc_bcast != MPI_COMM_NULL)
+        ig_err_keep(&rc, PMPI_Bcast((void *)x->sbuf, x->scount, x->stype, 0, pair->fc_bcast));
+    if (pair->fc_gather != MPI_COMM_NULL)
+        ig_err_keep(&rc, fc_sender_gather(pair, x, stage));
+    return rc;
+}
+
+static int fc_receiver(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
+{
+    const ig_fc_role *role = &pair->fc;
+    int rc = MPI_SUCCESS;
+    if (role->direct_peer != IG_FC_NONE)
+        rc = PMPI_Recv(ig_xfer_rptr(x, role->direct_block), ig_xfer_rcount(x, role->direct_block), x->rtype,
+                       role->direct_peer, IG_TAG_DIRECT, pair->comm, MPI_STATUS_IGNORE);
+    if (pair->fc_bcast != MPI_COMM_NULL)
+        ig_err_keep(&rc, PMPI_Bcast(ig_xfer_rptr(x, role->bcast_block), ig_xfer_rcount(x, role->bcast_block),
+                                    x->rtype, 0, pair->fc_bcast));
+    ig_err_keep(&rc, fc_gather(pair, x, stage));
+    return rc;
+}
+
+int ig_alg_fc(ig_pair *pair, const ig_xfer *x, const ig_step *step)
+{
+    int rc = ig_pair_fc_prepare(pair);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* Everyone in a gather group runs the receivers' stage. */
+    ig_group_stage stage = step->stage[1];
+    return ig_pair_is_sender(pair) ? fc_sender(pair, x, stage) : fc_receiver(pair, x, stage);
+}

@@ -1,0 +1,122 @@
+/*
+ * Full duplex, fully connected (Kang, Traff et al., EuroMPI'18): both
+ * groups send at once.  Each group's blocks are divided over the other
+ * group's processes in contiguous ranges (range_partition.h); every process
+ * sends its block to the remote process that owns it and receives the
+ * remote blocks it owns, all posted at once; then each group assembles the
+ * remote group's blocks with one in-place allgatherv on its own
+ * communicator.  Splitting at block (not byte) granularity keeps every
+ * block one derived-datatype element, so any datatype works.
+ *
+ * The same range exchange with one direction only is the spread algorithm
+ * (algo_spread.c), hence ig_range_exchange here.
+ */
+#include "algorithms.h"
+#include "blocks.h"
+#include "group_allgather.h"
+#include "p2p.h"
+#include "range_partition.h"
+#include "tags.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    int local_index, n_local, n_remote, remote_base;
+    int local_sends, remote_sends;
+    ig_group_stage stage; /* the stage this process's group runs */
+} range_view;
+
+static range_view view_of(const ig_pair *pair, int first_sends, int second_sends, const ig_step *step)
+{
+    range_view v;
+    int first = pair->rank < pair->p;
+    v.local_index = first ? pair->rank : pair->rank - pair->p;
+    v.n_local = first ? pair->p : pair->q;
+    v.n_remote = first ? pair->q : pair->p;
+    v.remote_base = first ? pair->p : 0;
+    v.local_sends = first ? first_sends : second_sends;
+    v.remote_sends = first ? second_sends : first_sends;
+    v.stage = step->stage[first ? 0 : 1];
+    return v;
+}
+
+/* Stage 1: my block to its owner; the remote blocks I own, from their
+ * senders; all posted at once.  A failed post leaves its request null, and
+ * the others still complete. */
+static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
+{
+    int lo = 0, hi = 0;
+    if (v->remote_sends) {
+        lo = ig_range_first(v->n_remote, v->n_local, v->local_index);
+        hi = ig_range_first(v->n_remote, v->n_local, v->local_index + 1);
+    }
+    int capacity = (hi - lo) + 1; /* the receives, and my send */
+    MPI_Request *reqs = ig_requests_new(capacity);
+    if (reqs == NULL)
+        return MPI_ERR_NO_MEM;
+    int n = 0, rc = MPI_SUCCESS;
+    for (int b = lo; b < hi; b++, n++)
+        ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, v->remote_base + b,
+                                    IG_TAG_DIRECT, pair->comm, &reqs[n]));
+    if (v->local_sends) {
+        int owner = v->remote_base + ig_range_owner(v->n_local, v->n_remote, v->local_index);
+        ig_err_keep(&rc, PMPI_Isend(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, pair->comm, &reqs[n++]));
+    }
+    ig_err_keep(&rc, ig_waitall(n, reqs));
+    free(reqs);
+    return rc;
+}
+
+/* Stage 2.  Uniform blocks: one allgatherv whose counts are in blocks and
+ * displacements in block extents (nothing overflows an int).  Varying
+ * blocks (MPI_Allgatherv) sit at the user's displacements, so a process's
+ * range is not one contiguous piece: round r gathers each process's r-th
+ * block, ceil(n_remote / n_local) rounds in all (the same bandwidth, a few
+ * more start-ups). */
+static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
+{
+    int n = v->n_local;
+    if (n == 1)
+        return MPI_SUCCESS;
+    int *arrays = malloc(3 * (size_t)n * sizeof(int));
+    if (arrays == NULL)
+        return MPI_ERR_NO_MEM;
+    int *blocks = arrays, *counts = arrays + n, *displs = arrays + 2 * n, rc = MPI_SUCCESS;
+    if (ig_xfer_uniform(x)) {
+        for (int d = 0; d < n; d++) {
+            displs[d] = ig_range_first(v->n_remote, n, d);
+            counts[d] = ig_range_first(v->n_remote, n, d + 1) - displs[d];
+        }
+        rc = ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage);
+    } else {
+        int rounds = (v->n_remote + n - 1) / n;
+        for (int r = 0; r < rounds; r++) {
+            for (int d = 0; d < n; d++) {
+                int b = ig_range_first(v->n_remote, n, d) + r;
+                blocks[d] = b < ig_range_first(v->n_remote, n, d + 1) ? b : -1;
+            }
+            ig_xfer_gather_layout(x, n, blocks, counts, displs);
+            ig_err_keep(&rc, ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage));
+        }
+    }
+    free(arrays);
+    return rc;
+}
+
+int ig_range_exchange(ig_pair *pair, const ig_xfer *x, int first_sends, int second_sends, const ig_step *step)
+{
+    range_view v = view_of(pair, first_sends, second_sends, step);
+    /* The side communicators are created collectively before any traffic. */
+    int rc = ig_pair_side_prepare(pair);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = exchange(pair, &v, x);
+    if (v.remote_sends)
+        ig_err_keep(&rc, assemble(pair, &v, x));
+    return rc;
+}
+
+int ig_alg_full_duplex(ig_pair *pair, const ig_xfer *x, const ig_step *step)
+{
+    return ig_range_exchange(pair, x, 1, 1, step);
+}

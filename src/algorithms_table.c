@@ -1,0 +1,14 @@
+/* The table's names and capabilities (pure: also for the unit tests). */
+#define IG_ALGORITHMS_PURE
+#include "algorithms.h"
+
+static const ig_algorithm_info table[IG_ALG_COUNT] = {
+#define IG_ALGORITHM(id, name, supports, function) [IG_ALG_##id] = { name, supports },
+#include "algorithms.def"
+#undef IG_ALGORITHM
+};
+
+const ig_algorithm_info *ig_algorithm_info_of(ig_algorithm a)
+{
+    return &table[a];
+}

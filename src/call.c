@@ -1,0 +1,113 @@
+#include "call.h"
+
+#include "lifecycle.h"
+#include "log.h"
+#include "mpi_identity.h"
+
+static int go_native(ig_fallback why)
+{
+    ig_stats_fallback(why);
+    return 0;
+}
+
+/* What the MPI library checks before a collective uses a datatype: a valid,
+ * committed handle.  MPI has no query for "committed"; packing zero
+ * elements is checked exactly like a send and moves nothing. */
+static int type_usable(MPI_Datatype type, MPI_Comm probe)
+{
+    char out[1];
+    int position = 0;
+    if (type == MPI_DATATYPE_NULL)
+        return 0;
+    return PMPI_Pack(out, 0, type, out, (int)sizeof out, &position, probe) == MPI_SUCCESS;
+}
+
+typedef struct {
+    MPI_Count size;
+    MPI_Aint lb, extent, true_lb, true_extent;
+} type_layout;
+
+static int layout_of(MPI_Datatype type, type_layout *t)
+{
+    return PMPI_Type_size_x(type, &t->size) == MPI_SUCCESS &&
+           PMPI_Type_get_extent(type, &t->lb, &t->extent) == MPI_SUCCESS &&
+           PMPI_Type_get_true_extent(type, &t->true_lb, &t->true_extent) == MPI_SUCCESS && t->size >= 0;
+}
+
+/* A send block that could not be received into: its elements overlap or do
+ * not advance (legal to send, not to receive).  Only plans in which a sender
+ * receives blocks into its own send type care (decide.c). */
+static int send_overlaps(int count, const type_layout *t)
+{
+    if (count == 0 || t->size == 0)
+        return 0;
+    return t->extent <= 0 || t->true_extent < (MPI_Aint)t->size ||
+           (count > 1 && t->extent < t->true_extent);
+}
+
+static ig_fallback check_send(ig_call *c, MPI_Comm probe)
+{
+    type_layout t;
+    if (c->sbuf == MPI_IN_PLACE)
+        return IG_FALLBACK_IN_PLACE;
+    if (c->scount < 0 || !type_usable(c->stype, probe) || !layout_of(c->stype, &t))
+        return IG_FALLBACK_ARGUMENTS;
+    c->send_bytes = (int64_t)c->scount * t.size;
+    c->send_overlaps = send_overlaps(c->scount, &t);
+    /* NULL is also MPI_BOTTOM, legal with absolute addresses: leave it to
+     * the MPI library, which knows which one the program meant. */
+    if (c->sbuf == NULL && c->send_bytes > 0)
+        return IG_FALLBACK_ARGUMENTS;
+    return IG_FALLBACK_NONE;
+}
+
+/* Receive side.  Blocks are placed at multiples of the type's extent, so a
+ * non-positive extent (legal, blocks laid out downwards or on top of each
+ * other) is left to the MPI library: jointly, through the agreement. */
+static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
+{
+    type_layout t;
+    int64_t elements = 0;
+    if (c->rbuf == MPI_IN_PLACE)
+        return IG_FALLBACK_IN_PLACE;
+    if (c->op == IG_OP_ALLGATHER) {
+        if (c->rcount < 0)
+            return IG_FALLBACK_ARGUMENTS;
+        elements = c->rcount;
+    } else {
+        if (c->rcounts == NULL || c->rdispls == NULL)
+            return IG_FALLBACK_ARGUMENTS;
+        for (int i = 0; i < c->remote_size; i++) {
+            if (c->rcounts[i] < 0)
+                return IG_FALLBACK_ARGUMENTS;
+            elements += c->rcounts[i];
+        }
+    }
+    if (!type_usable(c->rtype, probe) || !layout_of(c->rtype, &t))
+        return IG_FALLBACK_ARGUMENTS;
+    c->rtype_size = t.size;
+    c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * t.size : 0;
+    if (elements > 0 && t.size > 0 && (c->rbuf == NULL || t.extent <= 0))
+        return IG_FALLBACK_ARGUMENTS;
+    return IG_FALLBACK_NONE;
+}
+
+int ig_call_classify(ig_call *c)
+{
+    int inter = 0;
+    if (!ig_mpi_identity_matches())
+        return 0; /* another MPI's handles: touch nothing, count nothing */
+    if (!ig_mpi_is_running())
+        return go_native(IG_FALLBACK_NOT_INITIALIZED);
+    if (c->comm == MPI_COMM_NULL)
+        return go_native(IG_FALLBACK_COMM_NULL);
+    if (PMPI_Comm_test_inter(c->comm, &inter) != MPI_SUCCESS || !inter)
+        return go_native(IG_FALLBACK_INTRA);
+    ig_lifecycle_start();
+    MPI_Comm probe = ig_lifecycle_probe_comm();
+    PMPI_Comm_remote_size(c->comm, &c->remote_size);
+    c->local_reason = check_send(c, probe);
+    if (c->local_reason == IG_FALLBACK_NONE)
+        c->local_reason = check_recv(c, probe);
+    return 1;
+}

@@ -1,0 +1,57 @@
+/*
+ * Classification: what one MPI_Allgather(v) call is, from this process's
+ * arguments alone (no communication).
+ *
+ * Two outcomes.  A call that every process of the communicator necessarily
+ * classifies alike (MPI not running, MPI_COMM_NULL, an intra-communicator,
+ * another MPI library's handles) goes native at once.  Every other call --
+ * any call on an inter-communicator -- enters the collective path
+ * (serve.h), where the processes first agree on what the call is
+ * (agree.h); this file only records this process's view of it, including
+ * any reason this process cannot be served (local_reason), so that the
+ * choice to go native is taken jointly, never by one process alone.
+ */
+#ifndef IG_CALL_H
+#define IG_CALL_H
+
+#include "stats.h"
+
+#include <mpi.h>
+#include <stdint.h>
+
+typedef enum { IG_OP_ALLGATHER = 0, IG_OP_ALLGATHERV } ig_op;
+
+typedef struct {
+    ig_op op;
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    int rcount;          /* MPI_Allgather */
+    const int *rcounts;  /* MPI_Allgatherv */
+    const int *rdispls;
+    MPI_Datatype rtype;
+    MPI_Comm comm;
+    int from_fortran;
+
+    /* This process's view, filled by ig_call_classify. */
+    int remote_size;
+    int64_t send_bytes;      /* this process's block */
+    int64_t rtype_size;      /* bytes of one element of the receive type */
+    int64_t expect_bytes;    /* MPI_Allgather: bytes of each remote block */
+    int send_overlaps;       /* the send type cannot be received into (overlapping or non-positive extent) */
+    ig_fallback local_reason;/* why this process cannot be served, or IG_FALLBACK_NONE */
+} ig_call;
+
+/* Returns 1 when the call enters the collective path (an inter-communicator
+ * with MPI running), 0 when it goes native at once (the reason is counted).
+ */
+int ig_call_classify(ig_call *call);
+
+/* MPI_Allgatherv: bytes this process expects from remote process i. */
+static inline int64_t ig_call_expected_from(const ig_call *call, int i)
+{
+    return call->op == IG_OP_ALLGATHER ? call->expect_bytes : (int64_t)call->rcounts[i] * call->rtype_size;
+}
+
+#endif

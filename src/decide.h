@@ -1,0 +1,47 @@
+/*
+ * The decision (pure, no MPI): which algorithm serves a call, with every
+ * parameter it needs.  The one place where settings, sizes and the
+ * topology hint turn into a choice; dispatch (serve.c) only carries the
+ * choice out, and the algorithms read no setting.
+ *
+ * Both steps take only inputs that every process of both groups holds
+ * alike: the settings (checked equal on every process when the
+ * communicator's cache is built) and the call's shape (shape.h, computed
+ * from numbers the processes exchanged).  So every process takes the same
+ * path, whatever its own arguments look like.  Unit-tested by enumeration:
+ * tests/unit/check_decide.c.
+ */
+#ifndef IG_DECIDE_H
+#define IG_DECIDE_H
+
+#include "algorithms.h"
+#include "settings.h"
+#include "shape.h"
+
+typedef enum {
+    IG_DECISION_NATIVE = 0, /* hand the call to the MPI library, unchanged (reason below) */
+    IG_DECISION_EMPTY,      /* neither group sends: nothing to move */
+    IG_DECISION_SERVE,      /* run steps[0..nsteps-1] in order */
+    IG_DECISION_TRUNCATE    /* erroneous sizes that would truncate: every process fails with MPI_ERR_TRUNCATE */
+} ig_decision_kind;
+
+typedef struct {
+    ig_decision_kind kind;
+    ig_fallback native_reason; /* IG_DECISION_NATIVE */
+    ig_topology served_as;     /* IG_DECISION_SERVE: the topology family, for the summary */
+    int nsteps;                /* 1, or 2: full duplex as two half-duplex passes, group 0's data first */
+    ig_step steps[2];
+} ig_choice;
+
+/* Before any exchange: IG_FALLBACK_NONE when intergather acts on the
+ * communicator's calls at all, otherwise why not. */
+ig_fallback ig_decide_active(int settings_agree, const ig_settings *s);
+
+/* The choice for a call of operation `allgatherv` (0: MPI_Allgather) and
+ * this shape. */
+void ig_decide(const ig_shape *shape, int allgatherv, const ig_settings *s, ig_choice *choice);
+
+/* The full-duplex algorithm's step for this shape (both groups send). */
+ig_step ig_decide_one_exchange(const ig_shape *shape, const ig_settings *s);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * Process-wide start-up and shutdown: the MPI_Init(_thread) wrappers,
+ * settings read once, a hook on MPI_COMM_SELF that prints the summary and
+ * releases global state at finalize, and the one-line "active" message.
+ */
+#ifndef IG_LIFECYCLE_H
+#define IG_LIFECYCLE_H
+
+#include <mpi.h>
+
+/* Idempotent and thread-safe; called by every entry point once MPI is
+ * initialized.  Returns MPI_SUCCESS, or an MPI error code if the hook
+ * could not be set. */
+int ig_lifecycle_start(void);
+
+/* A private communicator of this process alone whose errors return: for
+ * questions to the MPI library that must not invoke a user's error
+ * handler (call.c asks whether a datatype is committed). */
+MPI_Comm ig_lifecycle_probe_comm(void);
+
+/* Print one line, from one process, the first time the shim serves a call. */
+void ig_lifecycle_announce(const char *what);
+
+#endif

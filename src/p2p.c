@@ -1,0 +1,37 @@
+#include "p2p.h"
+
+#include <stdlib.h>
+
+MPI_Request *ig_requests_new(int n)
+{
+    MPI_Request *reqs = malloc((size_t)(n > 0 ? n : 1) * sizeof *reqs);
+    for (int i = 0; reqs != NULL && i < n; i++)
+        reqs[i] = MPI_REQUEST_NULL;
+    return reqs;
+}
+
+int ig_waitall_status(int n, MPI_Request *reqs, MPI_Status *stats)
+{
+    int rc = PMPI_Waitall(n, reqs, stats);
+    for (int i = 0; rc == MPI_ERR_IN_STATUS && i < n; i++)
+        if (stats[i].MPI_ERROR != MPI_SUCCESS && stats[i].MPI_ERROR != MPI_ERR_PENDING)
+            rc = stats[i].MPI_ERROR;
+    return rc;
+}
+
+int ig_waitall(int n, MPI_Request *reqs)
+{
+    /* Real statuses rather than MPI_STATUSES_IGNORE: the failed operation's
+     * own error is in its status.  (With MPICH's mpi.h, gcc also takes the
+     * sentinel for a zero-sized array and warns.) */
+    MPI_Status one[8], *stats = n <= 8 ? one : malloc((size_t)n * sizeof *stats);
+    if (stats == NULL) {
+        for (int i = 0; i < n; i++)
+            PMPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = ig_waitall_status(n, reqs, stats);
+    if (stats != one)
+        free(stats);
+    return rc;
+}

@@ -1,0 +1,30 @@
+/*
+ * Point-to-point helpers for the algorithms.  Every request array starts
+ * as MPI_REQUEST_NULL, so a post that failed leaves nothing to wait on,
+ * and completion errors come back as the error of the failed operation
+ * (MPI_ERR_TRUNCATE, ...), not as MPI_ERR_IN_STATUS.
+ */
+#ifndef IG_P2P_H
+#define IG_P2P_H
+
+#include <mpi.h>
+
+/* n requests set to MPI_REQUEST_NULL (at least one element allocated), or
+ * NULL when out of memory. */
+MPI_Request *ig_requests_new(int n);
+
+/* Complete every request; the first error of an operation, or of the call. */
+int ig_waitall(int n, MPI_Request *reqs);
+/* The same with the caller's statuses (to read counts afterwards). */
+int ig_waitall_status(int n, MPI_Request *reqs, MPI_Status *stats);
+
+/* MPICH's errflag: keep the first error and go on with the remaining
+ * steps, so that a process whose step failed still takes part in the
+ * others and its peers are never left waiting. */
+static inline void ig_err_keep(int *first, int rc)
+{
+    if (*first == MPI_SUCCESS && rc != MPI_SUCCESS)
+        *first = rc;
+}
+
+#endif

@@ -1,0 +1,135 @@
+#include "serve.h"
+
+#include "agree.h"
+#include "algorithms.h"
+#include "comm_cache.h"
+#include "decide.h"
+#include "errors.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "p2p.h"
+#include "settings.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+static const char *function_name(const ig_call *c)
+{
+    return c->op == IG_OP_ALLGATHER ? "MPI_Allgather" : "MPI_Allgatherv";
+}
+
+static int go_native(ig_fallback why)
+{
+    ig_stats_fallback(why);
+    return 0;
+}
+
+/* An erroneous call (sizes that disagree) is explained once per process,
+ * by the process that speaks for the communicator. */
+static void explain_sizes(const ig_call *c, const ig_shape *sh, ig_comm_cache *cache, const char *outcome)
+{
+    static atomic_int told;
+    char name[MPI_MAX_OBJECT_NAME];
+    int len = 0;
+    if (!ig_comm_cache_is_spokesperson(cache) || atomic_exchange(&told, 1))
+        return;
+    if (PMPI_Comm_get_name(c->comm, name, &len) != MPI_SUCCESS || len == 0)
+        snprintf(name, sizeof name, "an inter-communicator");
+    for (int g = 0; g < 2; g++) {
+        char expect[96] = "per the receivers' counts, which differ";
+        if (sh->expect_min[g] >= 0)
+            snprintf(expect, sizeof expect, "%lld..%lld bytes", (long long)sh->expect_min[g],
+                     (long long)sh->expect_max[g]);
+        ig_log("%s on %s: the %s group (%d processes) sends %lld..%lld bytes per process; "
+               "the other group expects %s",
+               function_name(c), name, g == 0 ? "low" : "high", sh->n[g], (long long)sh->send_min[g],
+               (long long)sh->send_max[g], expect);
+    }
+    ig_log("%s on %s: the groups' sizes disagree (an erroneous program): %s (world rank %d, low group, reporting)",
+           function_name(c), name, outcome, ig_world_rank());
+}
+
+static void count_served(const ig_call *c, const ig_choice *ch, int full_duplex)
+{
+    ig_stats_served(ch->served_as == IG_TOPOLOGY_RING);
+    for (int i = 0; i < ch->nsteps; i++)
+        ig_stats_algorithm(ch->steps[i].algorithm);
+    ig_stats_kind(full_duplex ? IG_KIND_FULL_DUPLEX : IG_KIND_HALF_DUPLEX);
+    if (c->op == IG_OP_ALLGATHERV)
+        ig_stats_kind(IG_KIND_ALLGATHERV);
+    if (c->from_fortran)
+        ig_stats_kind(IG_KIND_FORTRAN);
+}
+
+/* The call's buffers, as every algorithm takes them. */
+static int xfer_of(const ig_call *c, ig_xfer *x, ig_block *rblk)
+{
+    rblk->type = MPI_DATATYPE_NULL;
+    if (c->op == IG_OP_ALLGATHER)
+        return ig_xfer_uniform_make(x, rblk, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype);
+    return ig_xfer_varying_make(x, c->sbuf, c->scount, c->stype, c->rbuf, c->rcounts, c->rdispls, c->rtype, 1);
+}
+
+/* Carry out the decided steps.  A step that failed does not stop the next
+ * one: the other processes take part in it too. */
+static int execute(const ig_call *c, const ig_choice *ch, ig_comm_cache *cache)
+{
+    ig_xfer x;
+    ig_block rblk;
+    int rc = xfer_of(c, &x, &rblk), my_group = ig_comm_cache_local_is_low(cache) ? 0 : 1;
+    for (int i = 0; i < ch->nsteps; i++) {
+        const ig_step *st = &ch->steps[i];
+        /* The pair puts the senders first; in full duplex, the low group. */
+        int local_first = st->sender < 0 ? my_group == 0 : st->sender == my_group;
+        ig_pair *pair;
+        int step_rc = ig_comm_cache_pair(cache, local_first, &pair);
+        if (step_rc == MPI_SUCCESS)
+            step_rc = ig_algorithm_run(pair, &x, st);
+        ig_err_keep(&rc, step_rc);
+    }
+    ig_block_free(&rblk);
+    return rc;
+}
+
+int ig_serve(const ig_call *c, int *rc)
+{
+    ig_comm_cache *cache;
+    /* The cache is built before any setting is consulted: settings may
+     * differ between processes, and only its agreement check makes acting
+     * on them safe. */
+    *rc = ig_comm_cache_get(c->comm, &cache);
+    if (*rc != MPI_SUCCESS)
+        return ig_error_report(c->comm, function_name(c), *rc), 1;
+    const ig_settings *s = ig_settings_get();
+    ig_fallback inactive = ig_decide_active(ig_comm_cache_settings_agree(cache), s);
+    if (inactive != IG_FALLBACK_NONE)
+        return go_native(inactive);
+    ig_shape shape;
+    ig_choice choice;
+    *rc = ig_agree(c, cache, &shape);
+    if (*rc != MPI_SUCCESS)
+        return ig_error_report(c->comm, function_name(c), *rc), 1;
+    ig_decide(&shape, c->op == IG_OP_ALLGATHERV, s, &choice);
+    switch (choice.kind) {
+    case IG_DECISION_NATIVE:
+        if (choice.native_reason == IG_FALLBACK_SIZES_DIFFER)
+            explain_sizes(c, &shape, cache, "handed to the MPI library, which completes such calls");
+        return go_native(choice.native_reason);
+    case IG_DECISION_EMPTY:
+        ig_stats_empty();
+        *rc = MPI_SUCCESS;
+        return 1;
+    case IG_DECISION_TRUNCATE:
+        explain_sizes(c, &shape, cache, "some receive would be truncated; every process returns MPI_ERR_TRUNCATE");
+        ig_stats_failed();
+        *rc = ig_error_report(c->comm, function_name(c), MPI_ERR_TRUNCATE);
+        return 1;
+    case IG_DECISION_SERVE:
+        break;
+    }
+    count_served(c, &choice, shape.total[0] > 0 && shape.total[1] > 0);
+    if (ig_comm_cache_is_spokesperson(cache))
+        ig_lifecycle_announce(ig_algorithm_info_of(choice.steps[0].algorithm)->name);
+    *rc = ig_error_report(c->comm, function_name(c), execute(c, &choice, cache));
+    return 1;
+}

@@ -1,0 +1,17 @@
+/*
+ * The collective path of a classified call (call.h): the communicator's
+ * cache, the agreement on the call's shape (agree.h), the decision
+ * (decide.h), and the algorithms that carry it out (algorithms.h).
+ */
+#ifndef IG_SERVE_H
+#define IG_SERVE_H
+
+#include "call.h"
+
+/* Returns 1 and sets *rc when intergather completed the call (served it,
+ * or failed it on every process; errors already reported through the
+ * user's communicator); returns 0 when every process hands the call to the
+ * MPI library (the reason is counted). */
+int ig_serve(const ig_call *call, int *rc);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * The shape of a call: what every process of both groups knows alike once
+ * they have exchanged their views (agree.c), and so the only input, with
+ * the settings, of the decision (decide.h).  Pure C, no MPI: the functions
+ * here turn the exchanged numbers into a shape, identically on every
+ * process, and are unit-tested (tests/unit/check_shape.c).
+ *
+ * Groups are numbered as in the merged communicator: 0 the low group, 1
+ * the high group.  In a correct program each group's block sizes are
+ * what the other group's receive arguments say; a program that gets them
+ * wrong (a receive count used as an upper bound, a group that sends nothing
+ * while the other expects data) is erroneous, and the shape says so, so
+ * that every process reacts the same way instead of each taking its own path.
+ */
+#ifndef IG_SHAPE_H
+#define IG_SHAPE_H
+
+#include "stats.h"
+
+#include <stdint.h>
+
+typedef enum {
+    IG_SIZES_AGREE = 0,    /* every receiver expects exactly what is sent */
+    IG_SIZES_EXPECT_MORE,  /* erroneous: receivers expect more than is sent, nothing would be truncated */
+    IG_SIZES_TRUNCATE      /* erroneous: some receiver expects less than is sent to it */
+} ig_sizes_verdict;
+
+typedef struct {
+    int n[2];               /* processes of group g */
+    uint64_t max_block[2];  /* largest block group g sends, bytes */
+    uint64_t total[2];      /* bytes group g sends in all */
+    int send_overlaps[2];   /* some sender of group g has a send type that cannot be received into */
+    ig_fallback reason;     /* why some process cannot be served (IG_FALLBACK_NONE: none) */
+    ig_sizes_verdict sizes;
+    /* For messages about an erroneous call: the range of block sizes group g
+     * sends and the range the other group expects from it. */
+    int64_t send_min[2], send_max[2], expect_min[2], expect_max[2];
+} ig_shape;
+
+/* ---- MPI_Allgather: one MAX-allreduce of a fixed vector ---------------- */
+
+enum {
+    IG_UNIFORM_SEND_MAX = 0, IG_UNIFORM_SEND_NEG_MIN, IG_UNIFORM_EXPECT_MAX, IG_UNIFORM_EXPECT_NEG_MIN,
+    IG_UNIFORM_PER_GROUP, /* the four above, for group 0 then group 1 */
+    IG_UNIFORM_REASON = 2 * IG_UNIFORM_PER_GROUP,
+    IG_UNIFORM_OVERLAPS, /* two entries: group 0, group 1 */
+    IG_UNIFORM_LEN = IG_UNIFORM_OVERLAPS + 2
+};
+
+/* This process's contribution: it belongs to `group`, sends `send_bytes`,
+ * expects `expect_bytes` in each remote block.  Entries it has no view of
+ * hold INT64_MIN, MAX's identity. */
+void ig_shape_uniform_contribution(int group, int64_t send_bytes, int64_t expect_bytes, int send_overlaps,
+                                   ig_fallback reason, int64_t v[IG_UNIFORM_LEN]);
+
+/* The shape from the reduced vector. */
+void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_shape *shape);
+
+/* ---- MPI_Allgatherv: one allgather of a record per process --------------- */
+
+enum { IG_RECORD_SEND = 0, IG_RECORD_EXPECT_DIGEST, IG_RECORD_REASON, IG_RECORD_OVERLAPS, IG_RECORD_LEN };
+
+/* A digest of a vector of block sizes (the receivers' expectation, or the
+ * senders' actual sizes), built one entry at a time from IG_DIGEST_SEED:
+ * the vectors are compared without being sent around. */
+#define IG_DIGEST_SEED ((int64_t)1469598103934665603LL)
+int64_t ig_digest_add(int64_t digest, int index, int64_t bytes);
+
+void ig_shape_record(int64_t send_bytes, int64_t expect_digest, int send_overlaps, ig_fallback reason,
+                     int64_t record[IG_RECORD_LEN]);
+
+/* The shape from every process's record, in merged order (group 0 first).
+ * A disagreement is reported as IG_SIZES_TRUNCATE when *truncates is set
+ * (whether some receiver expects less than is sent to it, which only the
+ * receivers know: agree.c reduces it in a second step, taken only when the
+ * first shows a disagreement), else IG_SIZES_EXPECT_MORE. */
+void ig_shape_from_records(const int64_t *records, int n0, int n1, int truncates, ig_shape *shape);
+
+/* 1 when the records show that some receiver's expectation differs from the
+ * sizes sent. */
+int ig_records_disagree(const int64_t *records, int n0, int n1);
+
+#endif

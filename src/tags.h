@@ -1,0 +1,13 @@
+/* Message tags on intergather's private communicators (never on a user's:
+ * no user receive can match them, wildcards included). */
+#ifndef IG_TAGS_H
+#define IG_TAGS_H
+
+enum {
+    IG_TAG_DIRECT = 1,     /* a sender's block straight to a receiver */
+    IG_TAG_LOCAL_COPY = 2, /* a block copied to oneself */
+    IG_TAG_RING = 4,       /* ring schedule steps */
+    IG_TAG_GATHER = 5      /* intergather's own intra-group allgather stage */
+};
+
+#endif
