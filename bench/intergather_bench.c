@@ -1,23 +1,36 @@
 /*
- * intergather-bench: times half-duplex inter-group allgather algorithms on
- * one inter-communicator and checks every result against the baseline.
+ * intergather-bench: times inter-group allgather algorithms on one
+ * inter-communicator and checks every result against the baseline.
  *
- * MPI_COMM_WORLD is split into p senders (world ranks 0..p-1) and q = size - p
- * receivers.  Default mode: an inter-communicator joins the two groups;
- * `native` is PMPI_Allgather on it (the binary links the shim, so MPI_Allgather
- * would be ours), and the library's algorithms run on a pair built from
+ * MPI_COMM_WORLD is split into p senders (world ranks 0..p-1, group A) and
+ * q = size - p receivers (group B).  Default mode: an inter-communicator
+ * joins the two groups; `native` is PMPI_Allgather on it (the binary links
+ * the library, so MPI_Allgather is the library's entry point: algorithm
+ * `intergather`), and the library's algorithms run on a pair built from
  * MPI_Intercomm_merge of it.  --intra mode (SimGrid SMPI has no
  * inter-communicators): the pair is built on MPI_COMM_WORLD itself and
  * root-gathering, the same algorithm as native rebuilt on the pair, is the
- * baseline.
+ * baseline (merge-allgatherv with --duplex full).
+ *
+ * --duplex full: both groups send (blocks of the same size) and both
+ * receive the other group's blocks.  --imbalance: random process arrival
+ * patterns (Patarasuk and Yuan): every process sleeps a random delay before
+ * each timed call; the average and worst per-process times are reported.
+ *
+ * The algorithms are rows of the table algs[] below: a library algorithm with
+ * the pair signature of include/intergather.h is one row.
  *
  * Under smpicc (SMPI_SHARED_MALLOC is a macro of SMPI's mpi.h) payloads come
  * from SMPI_SHARED_MALLOC and results are not verified (shared buffers hold no
  * meaningful data), unless --verify asks for private buffers and the check
  * (small runs only: every rank then holds real memory).  SMPI may run every
- * rank in one address space without privatizing globals, so this file keeps all state on main's stack: no
- * mutable globals, no getopt (its optind is one), no strtok.
+ * rank in one address space without privatizing globals, so this file keeps
+ * all state on main's stack: no mutable globals (the algorithm table is
+ * const), no getopt (its optind is one), no strtok, no rand().
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* nanosleep under -std=c11 */
+#endif
 #include <mpi.h>
 
 #include "intergather.h"
@@ -27,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef SMPI_SHARED_MALLOC
 #define BENCH_SMPI 1
@@ -51,63 +65,273 @@ static void payload_free(void *ptr, int verify)
 
 enum { EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_MPI = 3 };
 
-typedef enum { ALG_NATIVE, ALG_FC, ALG_RING_OPTIMAL, ALG_RING_PAPER, ALG_INTRA_RING, ALG_ROOT_GATHERING, ALG_COUNT } alg_id;
-
-static const char *const alg_names[ALG_COUNT] = { "native",     "fc",         "ring-optimal",
-                                                  "ring-paper", "intra-ring", "root-gathering" };
-
 #define DEFAULT_MIN_BYTES (32 * 1024L)
 #define DEFAULT_MAX_BYTES (4 * 1024 * 1024L)
 
+/* ------------------------------------------------------------------------ */
+/* The benchmark's state and one call's arguments                            */
+
+typedef struct {
+    int rank, size, p, q, is_sender, intra, full;
+    int sends;        /* this process contributes a block */
+    int nremote;      /* blocks it receives: the remote group's (0 for a half-duplex sender) */
+    int remote0;      /* world rank of the first of them */
+    MPI_Comm inter;   /* default mode only */
+    MPI_Comm merged;  /* senders first: MPI_Intercomm_merge(inter), or a dup of MPI_COMM_WORLD with --intra */
+    ig_pair *pair;
+    int baseline;     /* index into algs[] */
+} bench;
+
+/* Inter-communicator MPI_Allgather conventions: half duplex, a sender passes
+ * its block and 0 receive elements, a receiver the reverse; full duplex, both
+ * pass both.  mcounts/mdispls/mtype/mscount: merge-allgatherv's arguments on
+ * the merged communicator (in units of mtype). */
+typedef struct {
+    const void *sbuf;
+    int scount;
+    void *rbuf;
+    int rcount;
+    const int *mcounts, *mdispls;
+    MPI_Datatype mtype;
+    int mscount;
+} call;
+
+/* ------------------------------------------------------------------------ */
+/* The algorithms                                                            */
+
+/* The signature of the library's pair algorithms (include/intergather.h). */
+typedef int (*pair_fn)(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype);
+/* A call the benchmark makes itself (MPI's own collectives). */
+typedef int (*peer_fn)(const bench *b, const call *c);
+
+enum {
+    AV_INTER = 1, /* default mode (an inter-communicator) */
+    AV_INTRA = 2, /* --intra (SimGrid SMPI) */
+    AV_HALF = 4,  /* --duplex half */
+    AV_FULL = 8   /* --duplex full */
+};
+
+typedef struct {
+    const char *name;
+    unsigned avail;      /* AV_* */
+    pair_fn half, full;  /* library pair API per duplex, on the pair (NULL: not in that duplex) */
+    peer_fn peer;        /* or this, for both duplexes (half/full then NULL) */
+    const char *what;    /* for --help */
+} alg_desc;
+
+static int ring_optimal(ig_pair *pair, const void *sbuf, int sc, MPI_Datatype st, void *rbuf, int rc, MPI_Datatype rt)
+{
+    return ig_pair_allgather_ring(pair, IG_RING_OPTIMAL, sbuf, sc, st, rbuf, rc, rt);
+}
+
+static int ring_paper(ig_pair *pair, const void *sbuf, int sc, MPI_Datatype st, void *rbuf, int rc, MPI_Datatype rt)
+{
+    return ig_pair_allgather_ring(pair, IG_RING_PAPER, sbuf, sc, st, rbuf, rc, rt);
+}
+
+/* PMPI_Allgather on the inter-communicator: the MPI library's own. */
+static int peer_native(const bench *b, const call *c)
+{
+#if BENCH_SMPI
+    (void)b;
+    (void)c;
+    return MPI_ERR_OTHER; /* not reached: SMPI forces --intra */
+#else
+    return PMPI_Allgather(c->sbuf, c->scount, MPI_BYTE, c->rbuf, c->rcount, MPI_BYTE, b->inter);
+#endif
+}
+
+/* PMPI_Iallgather + PMPI_Wait on the inter-communicator (Open MPI: libnbc). */
+static int peer_iallgather(const bench *b, const call *c)
+{
+#if BENCH_SMPI
+    (void)b;
+    (void)c;
+    return MPI_ERR_OTHER;
+#else
+    MPI_Request req;
+    int rc = PMPI_Iallgather(c->sbuf, c->scount, MPI_BYTE, c->rbuf, c->rcount, MPI_BYTE, b->inter, &req);
+    return rc != MPI_SUCCESS ? rc : PMPI_Wait(&req, MPI_STATUS_IGNORE);
+#endif
+}
+
+/* The user's workaround: PMPI_Allgatherv on the inter-communicator merged
+ * once (at setup), with counts and displacements that put the remote group's
+ * blocks where inter-communicator MPI_Allgather would; every process needs a
+ * receive buffer for every contributed block (its own group's go after the
+ * remote group's). */
+static int peer_merge_allgatherv(const bench *b, const call *c)
+{
+    return PMPI_Allgatherv(c->sbuf, c->mscount, c->mtype, c->rbuf, c->mcounts, c->mdispls, c->mtype, b->merged);
+}
+
+/* MPI_Allgather on the inter-communicator: the library's entry point (this
+ * binary links libintergather), i.e. what its default decision does. */
+static int peer_intergather(const bench *b, const call *c)
+{
+#if BENCH_SMPI
+    (void)b;
+    (void)c;
+    return MPI_ERR_OTHER;
+#else
+    return MPI_Allgather(c->sbuf, c->scount, MPI_BYTE, c->rbuf, c->rcount, MPI_BYTE, b->inter);
+#endif
+}
+
+/* One row per algorithm; --algos names, the CSV's algorithm column and the
+ * default order come from here.  A new library algorithm with the pair
+ * signature is one row, e.g.
+ *   { "direct", AV_INTER | AV_INTRA | AV_HALF, ig_pair_allgather_direct, NULL, NULL, "..." },
+ * Keep "native" (the inter-mode baseline), "root-gathering" (the --intra
+ * half-duplex baseline) and "merge-allgatherv" (the --intra full-duplex
+ * baseline). */
+static const alg_desc algs[] = {
+    { "native", AV_INTER | AV_HALF | AV_FULL, NULL, NULL, peer_native,
+      "PMPI_Allgather on the inter-communicator (the baseline)" },
+    { "fc", AV_INTER | AV_INTRA | AV_HALF | AV_FULL, ig_pair_allgather_fc, ig_pair_allgather_fd, NULL,
+      "fully connected: ig_pair_allgather_fc, full duplex ig_pair_allgather_fd" },
+    { "ring-optimal", AV_INTER | AV_INTRA | AV_HALF, ring_optimal, NULL, NULL,
+      "ig_pair_allgather_ring, IG_RING_OPTIMAL" },
+    { "ring-paper", AV_INTER | AV_INTRA | AV_HALF, ring_paper, NULL, NULL, "ig_pair_allgather_ring, IG_RING_PAPER" },
+    { "intra-ring", AV_INTER | AV_INTRA | AV_HALF, ig_pair_allgather_intra_ring, NULL, NULL,
+      "ig_pair_allgather_intra_ring (ring over all p + q)" },
+    { "root-gathering", AV_INTER | AV_INTRA | AV_HALF, ig_pair_allgather_root_gathering, NULL, NULL,
+      "ig_pair_allgather_root_gathering (native's algorithm on the pair; --intra baseline)" },
+    { "iallgather", AV_INTER | AV_HALF | AV_FULL, NULL, NULL, peer_iallgather,
+      "PMPI_Iallgather + PMPI_Wait on the inter-communicator" },
+    { "merge-allgatherv", AV_INTER | AV_INTRA | AV_HALF | AV_FULL, NULL, NULL, peer_merge_allgatherv,
+      "PMPI_Allgatherv on the merged communicator (merged at setup)" },
+    { "intergather", AV_INTER | AV_HALF | AV_FULL, NULL, NULL, peer_intergather,
+      "MPI_Allgather through the library (its default decision)" },
+};
+#define NALGS ((int)(sizeof algs / sizeof algs[0]))
+
+static int alg_index(const char *name, size_t len)
+{
+    for (int a = 0; a < NALGS; a++)
+        if (strlen(algs[a].name) == len && strncmp(algs[a].name, name, len) == 0)
+            return a;
+    return -1;
+}
+
+/* A row that claims a duplex must be able to run it. */
+static int alg_row_ok(int a)
+{
+    const alg_desc *d = &algs[a];
+    if (d->peer != NULL)
+        return d->half == NULL && d->full == NULL;
+    return (!(d->avail & AV_HALF) || d->half != NULL) && (!(d->avail & AV_FULL) || d->full != NULL);
+}
+
+static unsigned alg_needs(int intra, int full) { return (intra ? AV_INTRA : AV_INTER) | (full ? AV_FULL : AV_HALF); }
+
+static int alg_available(int a, int intra, int full)
+{
+    unsigned need = alg_needs(intra, full);
+    return (algs[a].avail & need) == need;
+}
+
+static int run_alg(const bench *b, int a, const call *c)
+{
+    const alg_desc *d = &algs[a];
+    if (d->peer != NULL)
+        return d->peer(b, c);
+    pair_fn f = b->full ? d->full : d->half;
+    if (f == NULL)
+        return MPI_ERR_ARG;
+    return f(b->pair, c->sbuf, c->scount, MPI_BYTE, c->rbuf, c->rcount, MPI_BYTE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Command line                                                              */
+
+#define MAX_IMBALANCE 1e6
+
 typedef struct {
     int p;            /* senders; 0 = size / 2 */
-    int intra;
+    int intra, full;
     int iters, warmup;
     int nsizes;
-    long *sizes;      /* bytes per sender block, ascending as given */
+    long *sizes;      /* bytes per block, ascending as given */
+    int nimb;
+    double *imb;      /* --imbalance factors F, as given */
+    unsigned long seed;
     int nalgs;
-    alg_id algs[ALG_COUNT];
+    int algs[NALGS];
     const char *csv;  /* NULL: stdout */
     int verify;       /* 0: --no-verify */
     int help;
 } options;
 
-typedef struct {
-    int rank, size, p, q, is_sender, intra;
-    MPI_Comm inter;   /* default mode only */
-    ig_pair *pair;
-    alg_id baseline;
-} bench;
-
-/* ------------------------------------------------------------------------ */
-/* Command line                                                              */
-
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mpirun -np N intergather-bench [options]\n"
-            "  -p P              senders (world ranks 0..P-1); the other N-P processes receive\n"
-            "                    (default N/2; 1 <= P <= N-1)\n"
-            "  --sizes SPEC      bytes per sender block: a list A,B,C or a range MIN:MAX that\n"
+            "  -p P              senders (world ranks 0..P-1, group A); the other N-P processes\n"
+            "                    receive (group B) (default N/2; 1 <= P <= N-1)\n"
+            "  --sizes SPEC      bytes per block: a list A,B,C or a range MIN:MAX that\n"
             "                    doubles from MIN (MAX is added if the doubling skips it);\n"
             "                    suffixes K, M, G (binary; KB/KiB likewise). Default 32K:4M\n"
             "  --iters N         timed iterations per measurement (default 10)\n"
-            "  --warmup N        untimed iterations before them (default 2)\n"
-            "  --algos LIST      comma-separated, from: native fc ring-optimal ring-paper\n"
-            "                    intra-ring root-gathering (default: all available)\n"
+            "  --warmup N        untimed iterations before an algorithm's balanced\n"
+            "                    measurement at each size (default 2)\n"
+            "  --algos LIST      comma-separated (default: all available in the mode), from\n"
+            "                    (name, duplex, mode: inter default, intra with --intra):\n");
+    for (int a = 0; a < NALGS; a++) {
+        unsigned av = algs[a].avail;
+        char duplex[16], modes[16];
+        snprintf(duplex, sizeof duplex, "%s%s%s", (av & AV_HALF) ? "half" : "", (av & AV_HALF) && (av & AV_FULL) ? "+" : "",
+                 (av & AV_FULL) ? "full" : "");
+        snprintf(modes, sizeof modes, "%s%s%s", (av & AV_INTER) ? "inter" : "", (av & AV_INTER) && (av & AV_INTRA) ? "+" : "",
+                 (av & AV_INTRA) ? "intra" : "");
+        fprintf(f, "    %-18s %-10s %s\n      %s\n", algs[a].name, duplex, modes, algs[a].what);
+    }
+    fprintf(f,
+            "  --duplex half|full  half (default): group A sends, group B receives; full: both\n"
+            "                    groups send blocks of the same size and receive the other's\n"
+            "  --imbalance LIST  arrival-pattern factors F, e.g. 0,1,4,16,64 (default 0): per\n"
+            "                    algorithm and size, T = its balanced time (median_s at F=0,\n"
+            "                    always measured first); then before each timed call every\n"
+            "                    process sleeps a random delay in [0, F*T] after a barrier\n"
+            "                    (a worst-case imbalance factor omega/T of at most F, give or\n"
+            "                    take the sleep's overshoot: omega_s shows the real one).\n"
+            "                    Rows at F=0 are printed only if 0 is in the list\n"
+            "  --seed N          seed of the delays (default 1): the draws depend on the seed,\n"
+            "                    world rank, block size and F only, so every algorithm sees\n"
+            "                    the same arrival patterns in units of its T\n"
             "  --csv FILE        write the CSV there (default: stdout)\n"
             "  --no-verify       skip the result check (verified=skipped): saves the baseline\n"
             "                    call per size, for long runs that only time\n"
             "  --verify          check results (the default, except under SimGrid SMPI, where\n"
             "                    it also gives every rank private payload buffers)\n"
             "  --intra           no inter-communicator: the groups are built on MPI_COMM_WORLD\n"
-            "                    (for SimGrid SMPI); native is unavailable and root-gathering\n"
-            "                    is the baseline\n"
+            "                    (for SimGrid SMPI); native, iallgather and intergather are\n"
+            "                    unavailable; root-gathering is the baseline (merge-allgatherv\n"
+            "                    with --duplex full)\n"
             "  --help            this text\n"
-            "Each iteration: barrier, then time the call; per iteration the max over\n"
-            "processes; min/median/max over iterations.  Every algorithm's result is\n"
-            "compared byte for byte with the baseline's (native, or root-gathering with\n"
-            "--intra) once per size; a mismatch gives exit status 1.\n");
+            "Each iteration: barrier, [delay,] then time the call.  Every algorithm's result\n"
+            "is compared byte for byte with the baseline's (native, or root-gathering /\n"
+            "merge-allgatherv with --intra) once per size, on every process that receives;\n"
+            "a mismatch gives exit status 1.\n"
+            "CSV columns, one row per algorithm, size and F:\n"
+            "  mode          inter or intra\n"
+            "  algorithm, p, q, bytes (per block), iterations\n"
+            "  min_s, median_s, max_s  over iterations of the slowest process's time in\n"
+            "                the call (from its own arrival to its exit)\n"
+            "  verified      yes, MISMATCH or skipped\n"
+            "  duplex        half or full\n"
+            "  imbalance     F\n"
+            "  t_balanced_s  T: the algorithm's median_s at F=0 for this size\n"
+            "  avg_proc_s    average per-process time: mean over processes of exit time\n"
+            "                minus own arrival time, averaged over iterations\n"
+            "  worst_proc_s  worst per-process time: max over processes of the same,\n"
+            "                averaged over iterations\n"
+            "  omega_s       realized worst-case imbalance: latest minus earliest arrival\n"
+            "                (clocks aligned by the barrier), averaged over iterations;\n"
+            "                0 at F=0 (arrival = barrier exit by definition)\n"
+            "At F=0, min_s/median_s/max_s are what they always were (barrier, then the\n"
+            "call; per iteration the max over processes).\n");
 }
 
 /* A byte count with an optional binary suffix, 1 .. INT_MAX (MPI counts are int). */
@@ -218,6 +442,40 @@ static int parse_sizes(const char *spec, options *o, char *err, size_t errlen)
     }
 }
 
+/* A list of factors 0 <= F <= MAX_IMBALANCE, decimals allowed; duplicates dropped. */
+static int parse_imbalance(const char *spec, options *o, char *err, size_t errlen)
+{
+    const char *item = spec;
+    o->nimb = 0;
+    for (;;) {
+        const char *end = strchr(item, ',');
+        if (end == NULL)
+            end = item + strlen(item);
+        char *stop = NULL;
+        double f = (item < end && ((*item >= '0' && *item <= '9') || *item == '.')) ? strtod(item, &stop) : -1;
+        if (stop != end || !(f >= 0 && f <= MAX_IMBALANCE)) {
+            snprintf(err, errlen, "--imbalance %s: '%.*s' is not a factor 0..%g", spec, (int)(end - item), item,
+                     MAX_IMBALANCE);
+            return -1;
+        }
+        int dup = 0;
+        for (int i = 0; i < o->nimb; i++)
+            dup |= o->imb[i] == f;
+        if (!dup) {
+            double *grown = realloc(o->imb, (size_t)(o->nimb + 1) * sizeof *grown);
+            if (grown == NULL) {
+                snprintf(err, errlen, "out of memory parsing --imbalance");
+                return -1;
+            }
+            o->imb = grown;
+            o->imb[o->nimb++] = f;
+        }
+        if (*end == '\0')
+            return 0;
+        item = end + 1;
+    }
+}
+
 static int parse_algos(const char *spec, options *o, char *err, size_t errlen)
 {
     const char *item = spec;
@@ -227,22 +485,20 @@ static int parse_algos(const char *spec, options *o, char *err, size_t errlen)
         if (end == NULL)
             end = item + strlen(item);
         size_t len = (size_t)(end - item);
-        int found = -1;
-        for (int a = 0; a < ALG_COUNT; a++)
-            if (strlen(alg_names[a]) == len && strncmp(alg_names[a], item, len) == 0)
-                found = a;
+        int found = alg_index(item, len);
         if (found < 0) {
-            snprintf(err, errlen,
-                     "--algos: unknown algorithm '%.*s' (known: native fc ring-optimal ring-paper intra-ring "
-                     "root-gathering)",
-                     (int)len, item);
+            int n = snprintf(err, errlen, "--algos: unknown algorithm '%.*s' (known:", (int)len, item);
+            for (int a = 0; a < NALGS && n >= 0 && (size_t)n < errlen; a++)
+                n += snprintf(err + n, errlen - (size_t)n, " %s", algs[a].name);
+            if (n >= 0 && (size_t)n < errlen)
+                snprintf(err + n, errlen - (size_t)n, ")");
             return -1;
         }
         int dup = 0;
         for (int i = 0; i < o->nalgs; i++)
-            dup |= o->algs[i] == (alg_id)found;
+            dup |= o->algs[i] == found;
         if (!dup)
-            o->algs[o->nalgs++] = (alg_id)found;
+            o->algs[o->nalgs++] = found;
         if (*end == '\0')
             return 0;
         item = end + 1;
@@ -252,11 +508,17 @@ static int parse_algos(const char *spec, options *o, char *err, size_t errlen)
 /* Every process parses the same argv, so every process reaches the same verdict. */
 static int parse_args(int argc, char **argv, int size, options *o, char *err, size_t errlen)
 {
-    const char *sizes = NULL, *algos = NULL;
+    const char *sizes = NULL, *algos = NULL, *imbalance = NULL;
     memset(o, 0, sizeof *o);
     o->iters = 10;
     o->warmup = 2;
+    o->seed = 1;
     o->verify = !BENCH_SMPI;
+    for (int a = 0; a < NALGS; a++)
+        if (!alg_row_ok(a)) {
+            snprintf(err, errlen, "algorithm table: row '%s' claims a duplex it has no function for", algs[a].name);
+            return -1;
+        }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -270,12 +532,14 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
         } else if (strcmp(a, "--verify") == 0) {
             o->verify = 1;
         } else if (strcmp(a, "-p") == 0 || strcmp(a, "--iters") == 0 || strcmp(a, "--warmup") == 0 ||
-                   strcmp(a, "--sizes") == 0 || strcmp(a, "--algos") == 0 || strcmp(a, "--csv") == 0) {
+                   strcmp(a, "--sizes") == 0 || strcmp(a, "--algos") == 0 || strcmp(a, "--csv") == 0 ||
+                   strcmp(a, "--duplex") == 0 || strcmp(a, "--imbalance") == 0 || strcmp(a, "--seed") == 0) {
             if (!has_value) {
                 snprintf(err, errlen, "%s needs a value", a);
                 return -1;
             }
             const char *v = argv[++i];
+            int seed = 0;
             if (strcmp(a, "-p") == 0 && parse_int(v, 1, &o->p) != 0) {
                 snprintf(err, errlen, "-p %s: expected a number of senders >= 1", v);
                 return -1;
@@ -285,10 +549,27 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
             } else if (strcmp(a, "--warmup") == 0 && parse_int(v, 0, &o->warmup) != 0) {
                 snprintf(err, errlen, "--warmup %s: expected an integer >= 0", v);
                 return -1;
+            } else if (strcmp(a, "--seed") == 0) {
+                if (parse_int(v, 0, &seed) != 0) {
+                    snprintf(err, errlen, "--seed %s: expected an integer >= 0", v);
+                    return -1;
+                }
+                o->seed = (unsigned long)seed;
+            } else if (strcmp(a, "--duplex") == 0) {
+                if (strcmp(v, "half") == 0) {
+                    o->full = 0;
+                } else if (strcmp(v, "full") == 0) {
+                    o->full = 1;
+                } else {
+                    snprintf(err, errlen, "--duplex %s: expected half or full", v);
+                    return -1;
+                }
             } else if (strcmp(a, "--sizes") == 0) {
                 sizes = v;
             } else if (strcmp(a, "--algos") == 0) {
                 algos = v;
+            } else if (strcmp(a, "--imbalance") == 0) {
+                imbalance = v;
             } else if (strcmp(a, "--csv") == 0) {
                 if (*v == '\0') {
                     snprintf(err, errlen, "--csv needs a file name");
@@ -319,21 +600,28 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
             snprintf(err, errlen, "out of memory parsing --sizes");
         return -1;
     }
+    if (parse_imbalance(imbalance != NULL ? imbalance : "0", o, err, errlen) != 0)
+        return -1;
     if (algos != NULL) {
         if (parse_algos(algos, o, err, errlen) != 0)
             return -1;
-        for (int i = 0; i < o->nalgs; i++)
-            if (o->intra && o->algs[i] == ALG_NATIVE) {
-                snprintf(err, errlen,
-                         "--algos native: needs an inter-communicator, unavailable with --intra%s "
-                         "(root-gathering is the same algorithm on the pair)",
-                         BENCH_SMPI ? " (always on under SMPI)" : "");
+        for (int i = 0; i < o->nalgs; i++) {
+            const alg_desc *d = &algs[o->algs[i]];
+            if (o->intra && !(d->avail & AV_INTRA)) {
+                snprintf(err, errlen, "--algos %s: needs an inter-communicator, unavailable with --intra%s%s", d->name,
+                         BENCH_SMPI ? " (always on under SMPI)" : "",
+                         strcmp(d->name, "native") == 0 ? " (root-gathering is the same algorithm on the pair)" : "");
                 return -1;
             }
+            if (!(d->avail & (o->full ? AV_FULL : AV_HALF))) {
+                snprintf(err, errlen, "--algos %s: not available with --duplex %s", d->name, o->full ? "full" : "half");
+                return -1;
+            }
+        }
     } else {
-        for (int a = 0; a < ALG_COUNT; a++)
-            if (!(o->intra && a == ALG_NATIVE))
-                o->algs[o->nalgs++] = (alg_id)a;
+        for (int a = 0; a < NALGS; a++)
+            if (alg_available(a, o->intra, o->full))
+                o->algs[o->nalgs++] = a;
     }
     return 0;
 }
@@ -341,7 +629,7 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
 /* ------------------------------------------------------------------------ */
 /* Data                                                                      */
 
-/* Byte i of sender s's block for a given block size: distinct across
+/* Byte i of world rank s's block for a given block size: distinct across
  * senders, offsets and sizes, so misplaced or stale data shows. */
 static unsigned char pattern(int s, size_t i, long bytes)
 {
@@ -352,17 +640,62 @@ static unsigned char pattern(int s, size_t i, long bytes)
     return (unsigned char)x;
 }
 
+/* Delays: splitmix64, its state on the caller's stack.  The stream of a
+ * process depends on the seed, its world rank, the block size and F only. */
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static uint64_t delay_stream(unsigned long seed, int rank, int bytes, double f)
+{
+    uint64_t fbits;
+    memcpy(&fbits, &f, sizeof fbits);
+    uint64_t s = mix64((uint64_t)seed + 0x9E3779B97F4A7C15ULL);
+    s = mix64(s ^ ((uint64_t)(unsigned)rank << 1));
+    s = mix64(s ^ (uint64_t)(unsigned)bytes);
+    return mix64(s ^ fbits);
+}
+
+/* Uniform in [0, 1). */
+static double next_unit(uint64_t *state)
+{
+    *state += 0x9E3779B97F4A7C15ULL;
+    return (double)(mix64(*state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Sleep (not spin: the processes share few cores) until MPI_Wtime() reaches
+ * target.  Under SMPI nanosleep is simulated, like MPI_Wtime. */
+static void sleep_until(double target)
+{
+    for (;;) {
+        double left = target - MPI_Wtime();
+        if (!(left > 0))
+            return;
+        struct timespec ts;
+        ts.tv_sec = (time_t)left;
+        ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+        if (ts.tv_nsec > 999999999L)
+            ts.tv_nsec = 999999999L;
+        if (ts.tv_sec == 0 && ts.tv_nsec == 0)
+            return;
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* MPI                                                                       */
 
-static void check_mpi(int rc, const char *what, const bench *b)
+static void check_mpi(int rc, const char *what, int rank)
 {
     if (rc == MPI_SUCCESS)
         return;
     char msg[MPI_MAX_ERROR_STRING];
     int len = 0;
     MPI_Error_string(rc, msg, &len);
-    fprintf(stderr, "intergather-bench: world rank %d: %s failed: %s\n", b->rank, what, msg);
+    fprintf(stderr, "intergather-bench: world rank %d: %s failed: %s\n", rank, what, msg);
     MPI_Abort(MPI_COMM_WORLD, EXIT_MPI);
 }
 
@@ -374,27 +707,36 @@ static int setup(bench *b, const options *o)
     b->q = b->size - o->p;
     b->is_sender = b->rank < b->p;
     b->intra = o->intra;
+    b->full = o->full;
+    b->sends = o->full || b->is_sender;
+    b->nremote = b->is_sender ? (o->full ? b->q : 0) : b->p;
+    b->remote0 = b->is_sender ? b->p : 0;
     b->inter = MPI_COMM_NULL;
+    b->merged = MPI_COMM_NULL;
     b->pair = NULL;
-    b->baseline = o->intra ? ALG_ROOT_GATHERING : ALG_NATIVE;
-    if (o->intra)
-        return ig_pair_create(MPI_COMM_WORLD, b->p, &b->pair);
+    const char *base = !o->intra ? "native" : o->full ? "merge-allgatherv" : "root-gathering";
+    b->baseline = alg_index(base, strlen(base));
+    if (b->baseline < 0)
+        return MPI_ERR_OTHER;
+    if (o->intra) {
+        int rc = ig_pair_create(MPI_COMM_WORLD, b->p, &b->pair);
+        return rc == MPI_SUCCESS ? MPI_Comm_dup(MPI_COMM_WORLD, &b->merged) : rc;
+    }
 #if BENCH_SMPI
     return MPI_ERR_OTHER; /* not reached: SMPI forces --intra */
 #else
-    MPI_Comm local, merged;
+    MPI_Comm local;
     int rc = MPI_Comm_split(MPI_COMM_WORLD, b->is_sender ? 0 : 1, b->rank, &local);
     if (rc == MPI_SUCCESS)
         rc = MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, b->is_sender ? b->p : 0, 4242, &b->inter);
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_free(&local);
-    /* high = receiver: the merged order is senders first, as a pair needs. */
+    /* high = receiver: the merged order is senders first, as a pair needs
+     * (and merge-allgatherv's counts assume). */
     if (rc == MPI_SUCCESS)
-        rc = MPI_Intercomm_merge(b->inter, !b->is_sender, &merged);
+        rc = MPI_Intercomm_merge(b->inter, !b->is_sender, &b->merged);
     if (rc == MPI_SUCCESS)
-        rc = ig_pair_create(merged, b->p, &b->pair);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_free(&merged);
+        rc = ig_pair_create(b->merged, b->p, &b->pair);
     return rc;
 #endif
 }
@@ -402,35 +744,36 @@ static int setup(bench *b, const options *o)
 static void teardown(bench *b)
 {
     ig_pair_free(&b->pair);
+    if (b->merged != MPI_COMM_NULL)
+        MPI_Comm_free(&b->merged);
     if (b->inter != MPI_COMM_NULL)
         MPI_Comm_free(&b->inter);
 }
 
-/* One call of algorithm `a`, inter-communicator allgather conventions: a
- * sender passes its block and 0 receive elements, a receiver the reverse. */
-static int run_alg(const bench *b, alg_id a, int bytes, const void *sbuf, void *rbuf)
+/* merge-allgatherv's arguments at one block size: merged rank r contributes
+ * a block if it sends; this process places the remote group's blocks first,
+ * in order (where inter-communicator MPI_Allgather puts them), then its own
+ * group's.  In bytes if every displacement fits in an int, else in units of
+ * a contiguous block type (*type, to be freed by the caller). */
+static int merge_args(const bench *b, int bytes, int *counts, int *displs, MPI_Datatype *type, int *scount)
 {
-    int sc = b->is_sender ? bytes : 0, rc = b->is_sender ? 0 : bytes;
-    switch (a) {
-    case ALG_NATIVE:
-#if BENCH_SMPI
-        return MPI_ERR_OTHER;
-#else
-        return PMPI_Allgather(sbuf, sc, MPI_BYTE, rbuf, rc, MPI_BYTE, b->inter);
-#endif
-    case ALG_FC:
-        return ig_pair_allgather_fc(b->pair, sbuf, sc, MPI_BYTE, rbuf, rc, MPI_BYTE);
-    case ALG_RING_OPTIMAL:
-        return ig_pair_allgather_ring(b->pair, IG_RING_OPTIMAL, sbuf, sc, MPI_BYTE, rbuf, rc, MPI_BYTE);
-    case ALG_RING_PAPER:
-        return ig_pair_allgather_ring(b->pair, IG_RING_PAPER, sbuf, sc, MPI_BYTE, rbuf, rc, MPI_BYTE);
-    case ALG_INTRA_RING:
-        return ig_pair_allgather_intra_ring(b->pair, sbuf, sc, MPI_BYTE, rbuf, rc, MPI_BYTE);
-    case ALG_ROOT_GATHERING:
-        return ig_pair_allgather_root_gathering(b->pair, sbuf, sc, MPI_BYTE, rbuf, rc, MPI_BYTE);
-    default:
-        return MPI_ERR_ARG;
+    int mblocks = b->full ? b->size : b->p, unit = bytes;
+    *type = MPI_BYTE;
+    if ((long long)mblocks * bytes > INT_MAX) {
+        int rc = MPI_Type_contiguous(bytes, MPI_BYTE, type);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Type_commit(type);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        unit = 1;
     }
+    for (int r = 0; r < b->size; r++) {
+        int in_a = r < b->p, contributes = b->full || in_a, idx = in_a ? r : r - b->p;
+        counts[r] = contributes ? unit : 0;
+        displs[r] = !contributes ? 0 : (in_a == b->is_sender ? b->nremote + idx : idx) * unit;
+    }
+    *scount = b->sends ? unit : 0;
+    return MPI_SUCCESS;
 }
 
 static int compare_doubles(const void *x, const void *y)
@@ -440,28 +783,57 @@ static int compare_doubles(const void *x, const void *y)
 }
 
 typedef struct {
-    double min, median, max;
+    double min, median, max; /* over iterations of the slowest process's time */
+    double avg_proc;         /* mean over iterations of the mean over processes */
+    double worst_proc;       /* mean over iterations of the max over processes */
+    double omega;            /* mean over iterations of latest minus earliest arrival */
 } stats;
 
-/* warmup untimed calls, then iters timed ones; each iteration's time is the
- * slowest process's. */
-static stats measure(const bench *b, const options *o, alg_id a, int bytes, const void *sbuf, void *rbuf,
-                     double *t, double *tmax)
+/* warmup untimed calls (if asked), then iters timed ones.  Each timed one:
+ * barrier (aligns the clocks), a delay uniform in [0, delay_max] drawn from
+ * *rng, then the call, timed from this process's arrival to its exit.  w
+ * holds 9 * iters doubles. */
+static stats measure(const bench *b, const options *o, int a, const call *c, int warmup, double delay_max,
+                     uint64_t rng, double *w)
 {
-    for (int i = 0; i < o->warmup; i++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        check_mpi(run_alg(b, a, bytes, sbuf, rbuf), alg_names[a], b);
-    }
-    for (int i = 0; i < o->iters; i++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        check_mpi(run_alg(b, a, bytes, sbuf, rbuf), alg_names[a], b);
-        t[i] = MPI_Wtime() - t0;
-    }
-    MPI_Allreduce(t, tmax, o->iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    qsort(tmax, (size_t)o->iters, sizeof *tmax, compare_doubles);
     int n = o->iters;
-    stats s = { tmax[0], n % 2 ? tmax[n / 2] : 0.5 * (tmax[n / 2 - 1] + tmax[n / 2]), tmax[n - 1] };
+    double *e = w, *arr = w + n, *sum = w + 2 * n, *mx_in = w + 3 * n, *mx = w + 6 * n;
+    for (int i = 0; i < warmup; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        check_mpi(run_alg(b, a, c), algs[a].name, b->rank);
+    }
+    for (int i = 0; i < n; i++) {
+        double d = delay_max > 0 ? next_unit(&rng) * delay_max : 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime(), ta = t0;
+        if (d > 0) {
+            sleep_until(t0 + d);
+            ta = MPI_Wtime();
+        }
+        check_mpi(run_alg(b, a, c), algs[a].name, b->rank);
+        e[i] = MPI_Wtime() - ta;
+        arr[i] = ta - t0;
+    }
+    for (int i = 0; i < n; i++) {
+        mx_in[i] = e[i];
+        mx_in[n + i] = arr[i];
+        mx_in[2 * n + i] = -arr[i];
+    }
+    MPI_Allreduce(e, sum, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(mx_in, mx, 3 * n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    stats s = { 0, 0, 0, 0, 0, 0 };
+    for (int i = 0; i < n; i++) {
+        s.avg_proc += sum[i] / b->size;
+        s.worst_proc += mx[i];
+        s.omega += mx[n + i] + mx[2 * n + i];
+    }
+    s.avg_proc /= n;
+    s.worst_proc /= n;
+    s.omega /= n;
+    qsort(mx, (size_t)n, sizeof *mx, compare_doubles);
+    s.min = mx[0];
+    s.median = n % 2 ? mx[n / 2] : 0.5 * (mx[n / 2 - 1] + mx[n / 2]);
+    s.max = mx[n - 1];
     return s;
 }
 
@@ -473,40 +845,55 @@ static void poison(unsigned char *rbuf, const unsigned char *ref, size_t n)
         rbuf[i] = (unsigned char)~ref[i];
 }
 
-/* 1 if every receiver's buffer equals the reference, on every process. */
-static int all_equal(const bench *b, const unsigned char *rbuf, const unsigned char *ref, size_t n)
+/* 1 if every receiving process's buffer starts with its reference, on every process. */
+static int all_equal(const unsigned char *rbuf, const unsigned char *ref, size_t n)
 {
-    int local = b->is_sender || memcmp(rbuf, ref, n) == 0, global = 0;
+    int local = n == 0 || memcmp(rbuf, ref, n) == 0, global = 0;
     MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     return global;
 }
 
 /* ------------------------------------------------------------------------ */
 
-static void print_summary(const bench *b, const options *o, const double *med)
+/* One table: per size and algorithm, val[s * row_stride + j] in ms, with the
+ * ratio baseline/algorithm when the baseline is among the columns. */
+static void print_table(const bench *b, const options *o, const char *title, const double *val, int row_stride)
 {
     int base_col = -1;
     for (int j = 0; j < o->nalgs; j++)
         if (o->algs[j] == b->baseline)
             base_col = j;
-    fprintf(stderr, "\nsummary: median time per call (ms)%s, p=%d q=%d, %s mode\n",
-            base_col >= 0 ? " and speed-up baseline/algorithm" : "", b->p, b->q, b->intra ? "intra" : "inter");
+    fprintf(stderr, "\nsummary: %s%s, p=%d q=%d, %s mode, %s duplex\n", title,
+            base_col >= 0 ? " and speed-up baseline/algorithm" : "", b->p, b->q, b->intra ? "intra" : "inter",
+            b->full ? "full" : "half");
     fprintf(stderr, "%10s", "bytes");
     for (int j = 0; j < o->nalgs; j++)
-        fprintf(stderr, " %20s", alg_names[o->algs[j]]);
+        fprintf(stderr, " %20s", algs[o->algs[j]].name);
     fprintf(stderr, "\n");
     for (int s = 0; s < o->nsizes; s++) {
         fprintf(stderr, "%10ld", o->sizes[s]);
         for (int j = 0; j < o->nalgs; j++) {
-            double m = med[s * o->nalgs + j];
+            double m = val[s * row_stride + j];
             char cell[40];
             if (base_col >= 0 && m > 0)
-                snprintf(cell, sizeof cell, "%.3f (%.2fx)", 1e3 * m, med[s * o->nalgs + base_col] / m);
+                snprintf(cell, sizeof cell, "%.3f (%.2fx)", 1e3 * m, val[s * row_stride + base_col] / m);
             else
                 snprintf(cell, sizeof cell, "%.3f", 1e3 * m);
             fprintf(stderr, " %20s", cell);
         }
         fprintf(stderr, "\n");
+    }
+}
+
+static void print_summary(const bench *b, const options *o, const double *med, const double *avgp)
+{
+    print_table(b, o, "median time per call (ms), balanced (F=0)", med, o->nalgs);
+    for (int k = 0; k < o->nimb; k++) {
+        if (o->imb[k] == 0)
+            continue;
+        char title[96];
+        snprintf(title, sizeof title, "average per-process time (ms), imbalance F=%g", o->imb[k]);
+        print_table(b, o, title, avgp + (size_t)k * (size_t)o->nalgs, o->nimb * o->nalgs);
     }
 }
 
@@ -518,7 +905,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     options o;
-    char err[256] = "";
+    char err[512] = "";
     if (parse_args(argc, argv, size, &o, err, sizeof err) != 0 || o.help) {
         if (rank == 0) {
             if (o.help)
@@ -527,6 +914,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "intergather-bench: %s\n", err);
         }
         free(o.sizes);
+        free(o.imb);
         MPI_Finalize();
         return o.help ? 0 : EXIT_USAGE;
     }
@@ -543,34 +931,43 @@ int main(int argc, char **argv)
     MPI_Bcast(&csv_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!csv_ok) {
         free(o.sizes);
+        free(o.imb);
         MPI_Finalize();
         return EXIT_USAGE;
     }
 
     bench b;
-    check_mpi(setup(&b, &o), "setting up the groups", &b);
+    check_mpi(setup(&b, &o), "setting up the groups", rank);
 
     long max_bytes = 0;
     for (int s = 0; s < o.nsizes; s++)
         if (o.sizes[s] > max_bytes)
             max_bytes = o.sizes[s];
-    size_t recv_max = (size_t)b.p * (size_t)max_bytes;
-    unsigned char *sbuf = NULL, *rbuf = NULL, *ref = NULL;
-    int alloc_ok = 1;
-    if (b.is_sender) {
-        sbuf = payload_alloc((size_t)max_bytes, o.verify);
-        alloc_ok = sbuf != NULL;
-        if (alloc_ok && !BENCH_SMPI)
-            memset(sbuf, 0, (size_t)max_bytes); /* defined bytes even with --no-verify */
-    } else {
-        rbuf = payload_alloc(recv_max, o.verify);
-        if (o.verify)
-            ref = malloc(recv_max);
-        alloc_ok = rbuf != NULL && (!o.verify || ref != NULL);
+    /* merge-allgatherv receives every contributed block, its own group's too. */
+    int need_merge = 0, merge_alg = alg_index("merge-allgatherv", strlen("merge-allgatherv"));
+    for (int j = 0; j < o.nalgs; j++)
+        need_merge |= o.algs[j] == merge_alg;
+    need_merge |= o.verify && b.baseline == merge_alg;
+    size_t rblocks = (size_t)b.nremote, mblocks = (size_t)(b.full ? b.size : b.p);
+    if (need_merge && mblocks > rblocks)
+        rblocks = mblocks;
+    size_t recv_max = (size_t)b.nremote * (size_t)max_bytes, rcap = rblocks * (size_t)max_bytes;
+    size_t scap = b.sends ? (size_t)max_bytes : 0;
+    /* Never NULL, even where nothing is sent or received. */
+    unsigned char *sbuf = payload_alloc(scap > 0 ? scap : 1, o.verify);
+    unsigned char *rbuf = payload_alloc(rcap > 0 ? rcap : 1, o.verify), *ref = NULL;
+    int alloc_ok = sbuf != NULL && rbuf != NULL;
+    if (alloc_ok && !BENCH_SMPI)
+        memset(sbuf, 0, scap > 0 ? scap : 1); /* defined bytes even with --no-verify */
+    if (o.verify && recv_max > 0) {
+        ref = malloc(recv_max);
+        alloc_ok = alloc_ok && ref != NULL;
     }
-    double *t = malloc((size_t)o.iters * sizeof *t), *tmax = malloc((size_t)o.iters * sizeof *tmax);
-    double *med = calloc((size_t)o.nsizes * (size_t)o.nalgs, sizeof *med);
-    alloc_ok = alloc_ok && t != NULL && tmax != NULL && med != NULL;
+    int *mcounts = malloc((size_t)b.size * sizeof *mcounts), *mdispls = malloc((size_t)b.size * sizeof *mdispls);
+    double *w = malloc(9 * (size_t)o.iters * sizeof *w);
+    size_t ncells = (size_t)o.nsizes * (size_t)o.nalgs;
+    double *med = calloc(ncells, sizeof *med), *avgp = calloc(ncells * (size_t)o.nimb, sizeof *avgp);
+    alloc_ok = alloc_ok && mcounts != NULL && mdispls != NULL && w != NULL && med != NULL && avgp != NULL;
     if (!alloc_ok)
         fprintf(stderr, "intergather-bench: world rank %d: out of memory for %ld-byte blocks\n", rank, max_bytes);
     int all_ok = 0;
@@ -579,82 +976,104 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, EXIT_MPI);
 
     if (rank == 0) {
-        fprintf(csv, "mode,algorithm,p,q,bytes,iterations,min_s,median_s,max_s,verified\n");
+        fprintf(csv, "mode,algorithm,p,q,bytes,iterations,min_s,median_s,max_s,verified,"
+                     "duplex,imbalance,t_balanced_s,avg_proc_s,worst_proc_s,omega_s\n");
         fflush(csv);
     }
-    int mismatches = 0, done = 0, total = o.nsizes * o.nalgs;
+    int mismatches = 0, done = 0, total = o.nsizes * o.nalgs * o.nimb;
     for (int s = 0; s < o.nsizes; s++) {
         int bytes = (int)o.sizes[s];
-        size_t rbytes = (size_t)b.p * (size_t)bytes;
+        size_t rbytes = (size_t)b.nremote * (size_t)bytes;
+        call c = { sbuf, b.sends ? bytes : 0, rbuf, b.nremote > 0 ? bytes : 0, mcounts, mdispls, MPI_BYTE, 0 };
+        check_mpi(merge_args(&b, bytes, mcounts, mdispls, &c.mtype, &c.mscount), "merge-allgatherv arguments", rank);
         int base_ok = 1;
         if (o.verify) {
             /* Reference: the baseline's result, itself checked against the
              * known pattern first. */
-            if (b.is_sender) {
+            if (b.sends)
                 for (size_t i = 0; i < (size_t)bytes; i++)
                     sbuf[i] = pattern(b.rank, i, bytes);
-            } else {
-                for (int k = 0; k < b.p; k++)
-                    for (size_t i = 0; i < (size_t)bytes; i++)
-                        ref[(size_t)k * (size_t)bytes + i] = pattern(k, i, bytes);
+            for (int k = 0; k < b.nremote; k++)
+                for (size_t i = 0; i < (size_t)bytes; i++)
+                    ref[(size_t)k * (size_t)bytes + i] = pattern(b.remote0 + k, i, bytes);
+            if (rbytes > 0)
                 poison(rbuf, ref, rbytes);
-            }
             MPI_Barrier(MPI_COMM_WORLD);
-            check_mpi(run_alg(&b, b.baseline, bytes, sbuf, rbuf), alg_names[b.baseline], &b);
-            base_ok = all_equal(&b, rbuf, ref, rbytes);
-            if (!b.is_sender)
+            check_mpi(run_alg(&b, b.baseline, &c), algs[b.baseline].name, rank);
+            base_ok = all_equal(rbuf, ref, rbytes);
+            if (rbytes > 0)
                 memcpy(ref, rbuf, rbytes);
             if (!base_ok && rank == 0)
                 fprintf(stderr, "intergather-bench: %s result differs from the expected data at %d bytes\n",
-                        alg_names[b.baseline], bytes);
+                        algs[b.baseline].name, bytes);
         }
         for (int j = 0; j < o.nalgs; j++) {
-            alg_id a = o.algs[j];
+            int a = o.algs[j];
             const char *verified = "skipped";
             if (o.verify) {
                 int ok;
                 if (a == b.baseline) {
                     ok = base_ok;
                 } else {
-                    if (!b.is_sender)
+                    if (rbytes > 0)
                         poison(rbuf, ref, rbytes);
                     MPI_Barrier(MPI_COMM_WORLD);
-                    check_mpi(run_alg(&b, a, bytes, sbuf, rbuf), alg_names[a], &b);
-                    ok = all_equal(&b, rbuf, ref, rbytes);
+                    check_mpi(run_alg(&b, a, &c), algs[a].name, rank);
+                    ok = all_equal(rbuf, ref, rbytes);
                 }
                 verified = ok ? "yes" : "MISMATCH";
                 mismatches += !ok;
             }
-            stats st = measure(&b, &o, a, bytes, sbuf, rbuf, t, tmax);
-            med[s * o.nalgs + j] = st.median;
-            done++;
-            if (rank == 0) {
-                fprintf(csv, "%s,%s,%d,%d,%d,%d,%.9f,%.9f,%.9f,%s\n", b.intra ? "intra" : "inter", alg_names[a],
-                        b.p, b.q, bytes, o.iters, st.min, st.median, st.max, verified);
+            /* T: the balanced measurement, always first. */
+            stats bal = measure(&b, &o, a, &c, o.warmup, 0, 0, w);
+            double t_bal = bal.median;
+            med[s * o.nalgs + j] = bal.median;
+            for (int k = 0; k < o.nimb; k++) {
+                double f = o.imb[k];
+                stats st = f == 0 ? bal
+                                  : measure(&b, &o, a, &c, 0, f * t_bal,
+                                            delay_stream(o.seed, b.rank, bytes, f), w);
+                avgp[((size_t)s * (size_t)o.nimb + (size_t)k) * (size_t)o.nalgs + (size_t)j] = st.avg_proc;
+                done++;
+                if (rank != 0)
+                    continue;
+                fprintf(csv, "%s,%s,%d,%d,%d,%d,%.9f,%.9f,%.9f,%s,%s,%g,%.9f,%.9f,%.9f,%.9f\n",
+                        b.intra ? "intra" : "inter", algs[a].name, b.p, b.q, bytes, o.iters, st.min, st.median, st.max,
+                        verified, b.full ? "full" : "half", f, t_bal, st.avg_proc, st.worst_proc, st.omega);
                 fflush(csv);
-                fprintf(stderr, "[%d/%d] %-14s p=%d q=%d bytes=%d: median %.3f ms (min %.3f, max %.3f) verified=%s\n",
-                        done, total, alg_names[a], b.p, b.q, bytes, 1e3 * st.median, 1e3 * st.min, 1e3 * st.max,
-                        verified);
+                if (f == 0)
+                    fprintf(stderr, "[%d/%d] %-16s p=%d q=%d bytes=%d: median %.3f ms (min %.3f, max %.3f) verified=%s\n",
+                            done, total, algs[a].name, b.p, b.q, bytes, 1e3 * st.median, 1e3 * st.min, 1e3 * st.max,
+                            verified);
+                else
+                    fprintf(stderr,
+                            "[%d/%d] %-16s p=%d q=%d bytes=%d F=%g: avg/process %.3f ms, worst %.3f, omega %.3f "
+                            "(T %.3f) verified=%s\n",
+                            done, total, algs[a].name, b.p, b.q, bytes, f, 1e3 * st.avg_proc, 1e3 * st.worst_proc,
+                            1e3 * st.omega, 1e3 * t_bal, verified);
             }
         }
+        if (c.mtype != MPI_BYTE)
+            MPI_Type_free(&c.mtype);
     }
     if (rank == 0) {
-        print_summary(&b, &o, med);
+        print_summary(&b, &o, med, avgp);
         if (mismatches > 0)
             fprintf(stderr, "intergather-bench: %d measurement(s) did NOT match the baseline\n", mismatches);
         if (csv != stdout)
             fclose(csv);
     }
 
-    if (sbuf != NULL)
-        payload_free(sbuf, o.verify);
-    if (rbuf != NULL)
-        payload_free(rbuf, o.verify);
+    payload_free(sbuf, o.verify);
+    payload_free(rbuf, o.verify);
     free(ref);
-    free(t);
-    free(tmax);
+    free(mcounts);
+    free(mdispls);
+    free(w);
     free(med);
+    free(avgp);
     free(o.sizes);
+    free(o.imb);
     teardown(&b);
     MPI_Finalize();
     return mismatches > 0 ? EXIT_MISMATCH : 0;
