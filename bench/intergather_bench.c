@@ -33,6 +33,7 @@
 #endif
 #include <mpi.h>
 
+#include "baselines.h"
 #include "intergather.h"
 
 #include <limits.h>
@@ -77,6 +78,7 @@ typedef struct {
     int nremote;      /* blocks it receives: the remote group's (0 for a half-duplex sender) */
     int remote0;      /* world rank of the first of them */
     MPI_Comm inter;   /* default mode only */
+    MPI_Comm side;    /* this process's own group on merged (the baselines' gather and broadcast) */
     MPI_Comm merged;  /* senders first: MPI_Intercomm_merge(inter), or a dup of MPI_COMM_WORLD with --intra */
     ig_pair *pair;
     int baseline;     /* index into algs[] */
@@ -166,6 +168,18 @@ static int peer_merge_allgatherv(const bench *b, const call *c)
     return PMPI_Allgatherv(c->sbuf, c->mscount, c->mtype, c->rbuf, c->mcounts, c->mdispls, c->mtype, b->merged);
 }
 
+/* The baselines of bench/baselines.c, on the merged communicator (senders
+ * first) and this process's own group. */
+static int peer_root_gathering(const bench *b, const call *c)
+{
+    return bench_root_gathering(b->merged, b->side, b->p, c->sbuf, c->rbuf, c->scount > 0 ? c->scount : c->rcount);
+}
+
+static int peer_intra_ring(const bench *b, const call *c)
+{
+    return bench_intra_ring(b->merged, b->p, c->sbuf, c->rbuf, c->scount > 0 ? c->scount : c->rcount);
+}
+
 /* MPI_Allgather on the inter-communicator: the library's entry point (this
  * binary links libintergather), i.e. what its default decision does. */
 static int peer_intergather(const bench *b, const call *c)
@@ -194,10 +208,10 @@ static const alg_desc algs[] = {
     { "ring-optimal", AV_INTER | AV_INTRA | AV_HALF, ring_optimal, NULL, NULL,
       "ig_pair_allgather_ring, IG_RING_OPTIMAL" },
     { "ring-paper", AV_INTER | AV_INTRA | AV_HALF, ring_paper, NULL, NULL, "ig_pair_allgather_ring, IG_RING_PAPER" },
-    { "intra-ring", AV_INTER | AV_INTRA | AV_HALF, ig_pair_allgather_intra_ring, NULL, NULL,
-      "ig_pair_allgather_intra_ring (ring over all p + q)" },
-    { "root-gathering", AV_INTER | AV_INTRA | AV_HALF, ig_pair_allgather_root_gathering, NULL, NULL,
-      "ig_pair_allgather_root_gathering (native's algorithm on the pair; --intra baseline)" },
+    { "intra-ring", AV_INTER | AV_INTRA | AV_HALF, NULL, NULL, peer_intra_ring,
+      "intra-group ring allgather over all p + q (bench/baselines.c)" },
+    { "root-gathering", AV_INTER | AV_INTRA | AV_HALF, NULL, NULL, peer_root_gathering,
+      "native's algorithm rebuilt on the merged communicator (bench/baselines.c; --intra baseline)" },
     { "iallgather", AV_INTER | AV_HALF | AV_FULL, NULL, NULL, peer_iallgather,
       "PMPI_Iallgather + PMPI_Wait on the inter-communicator" },
     { "merge-allgatherv", AV_INTER | AV_INTRA | AV_HALF | AV_FULL, NULL, NULL, peer_merge_allgatherv,
@@ -713,6 +727,7 @@ static int setup(bench *b, const options *o)
     b->remote0 = b->is_sender ? b->p : 0;
     b->inter = MPI_COMM_NULL;
     b->merged = MPI_COMM_NULL;
+    b->side = MPI_COMM_NULL;
     b->pair = NULL;
     const char *base = !o->intra ? "native" : o->full ? "merge-allgatherv" : "root-gathering";
     b->baseline = alg_index(base, strlen(base));
@@ -720,7 +735,9 @@ static int setup(bench *b, const options *o)
         return MPI_ERR_OTHER;
     if (o->intra) {
         int rc = ig_pair_create(MPI_COMM_WORLD, b->p, &b->pair);
-        return rc == MPI_SUCCESS ? MPI_Comm_dup(MPI_COMM_WORLD, &b->merged) : rc;
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Comm_dup(MPI_COMM_WORLD, &b->merged);
+        return rc == MPI_SUCCESS ? MPI_Comm_split(b->merged, b->is_sender, b->rank, &b->side) : rc;
     }
 #if BENCH_SMPI
     return MPI_ERR_OTHER; /* not reached: SMPI forces --intra */
@@ -737,6 +754,8 @@ static int setup(bench *b, const options *o)
         rc = MPI_Intercomm_merge(b->inter, !b->is_sender, &b->merged);
     if (rc == MPI_SUCCESS)
         rc = ig_pair_create(b->merged, b->p, &b->pair);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_split(b->merged, b->is_sender, b->rank, &b->side);
     return rc;
 #endif
 }
@@ -744,6 +763,8 @@ static int setup(bench *b, const options *o)
 static void teardown(bench *b)
 {
     ig_pair_free(&b->pair);
+    if (b->side != MPI_COMM_NULL)
+        MPI_Comm_free(&b->side);
     if (b->merged != MPI_COMM_NULL)
         MPI_Comm_free(&b->merged);
     if (b->inter != MPI_COMM_NULL)

@@ -1,5 +1,7 @@
 #include "shape.h"
 
+#include <stddef.h>
+
 static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 static void shape_clear(ig_shape *s, int n0, int n1)
