@@ -184,6 +184,12 @@ expected_moved() {
     sed -n 's/^expect served moved=\([0-9]*\).*/\1/p' "$IG_OUT"
 }
 
+# expected_calls: every inter-communicator call the program made, the
+# empty ones (neither group sends) included: moved + empty.
+expected_calls() {
+    sed -n 's/^expect served moved=\([0-9]*\).* empty=\([0-9]*\).*/\1 \2/p' "$IG_OUT" | awk '{ print $1 + $2 }'
+}
+
 # expected_full: the full-duplex count the program printed (" full=N").
 expected_full() {
     sed -n 's/^expect served .* full=\([0-9]*\).*/\1/p' "$IG_OUT"
