@@ -29,7 +29,7 @@ cflags=${CFLAGS:--O2}
 # The core: every C file of the library (Makefile.am: libigplan and
 # libintergather) except the interception glue, so the simulated code is
 # exactly what the library ships.  IG_SIM_CORE overrides the list.
-glue="entry_abi entry_c entry_fortran classify runtime comm_cache mpi_identity"
+glue="entry_abi entry_c entry_fortran lifecycle call serve agree errors comm_cache mpi_identity"
 core_from_makefile() {
     awk '/^src_lib(igplan|intergather)_la_SOURCES[ \t]*=/ { on = 1 }
          on { for (i = 1; i <= NF; i++) if ($i ~ /\.c$/) print $i; if ($0 !~ /\\$/) on = 0 }' "$top/Makefile.am" |
@@ -62,6 +62,10 @@ done
 # exactly which symbols are missing and stop (no silent shims).
 $smpicc -std=c11 $cflags -Wall -Wextra -Wno-unused-parameter \
     -I"$top/include" -I"$top/src" -c "$driver" -o "$build/obj/driver.o"
+# The benchmark's own baselines (root gathering, the intra-group ring).
+$smpicc -std=c11 $cflags -Wall -Wextra -Wno-unused-parameter \
+    -I"$top/include" -c "$top/bench/baselines.c" -o "$build/obj/baselines.o"
+objs="$objs $build/obj/baselines.o"
 shim=${IG_SIM_SHIM:-1}
 wrap=""
 if [ "$shim" = 1 ]; then
@@ -80,7 +84,7 @@ fi
 # Provenance: which sources went into this binary.
 {
     echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) with $($smpicc --version 2>&1 | head -n 1)"
-    echo "driver $driver sha256 $(sha256sum "$driver" | cut -d' ' -f1)"
+    echo "driver ${driver#$top/} sha256 $(sha256sum "$driver" | cut -d' ' -f1)"
     (cd "$top" && git rev-parse HEAD 2>/dev/null | sed 's/^/commit /') || true
     echo "excluded glue: $glue"
     echo "shim smpi_flatten.c: $shim"
