@@ -132,6 +132,16 @@ static int ring_paper(ig_pair *pair, const void *sbuf, int sc, MPI_Datatype st, 
     return ig_pair_allgather_ring(pair, IG_RING_PAPER, sbuf, sc, st, rbuf, rc, rt);
 }
 
+static int direct_half(ig_pair *pair, const void *sbuf, int sc, MPI_Datatype st, void *rbuf, int rc, MPI_Datatype rt)
+{
+    return ig_pair_allgather_direct(pair, 0, sbuf, sc, st, rbuf, rc, rt);
+}
+
+static int direct_full(ig_pair *pair, const void *sbuf, int sc, MPI_Datatype st, void *rbuf, int rc, MPI_Datatype rt)
+{
+    return ig_pair_allgather_direct(pair, 1, sbuf, sc, st, rbuf, rc, rt);
+}
+
 /* PMPI_Allgather on the inter-communicator: the MPI library's own. */
 static int peer_native(const bench *b, const call *c)
 {
@@ -205,6 +215,8 @@ static const alg_desc algs[] = {
       "PMPI_Allgather on the inter-communicator (the baseline)" },
     { "fc", AV_INTER | AV_INTRA | AV_HALF | AV_FULL, ig_pair_allgather_fc, ig_pair_allgather_fd, NULL,
       "fully connected: ig_pair_allgather_fc, full duplex ig_pair_allgather_fd" },
+    { "direct", AV_INTER | AV_INTRA | AV_HALF | AV_FULL, direct_half, direct_full, NULL,
+      "direct: every block straight to every receiver (ig_pair_allgather_direct)" },
     { "ring-optimal", AV_INTER | AV_INTRA | AV_HALF, ring_optimal, NULL, NULL,
       "ig_pair_allgather_ring, IG_RING_OPTIMAL" },
     { "ring-paper", AV_INTER | AV_INTRA | AV_HALF, ring_paper, NULL, NULL, "ig_pair_allgather_ring, IG_RING_PAPER" },

@@ -68,6 +68,14 @@ INTERGATHER_API int ig_pair_allgather_ring(ig_pair *pair, ig_ring_kind kind, con
 INTERGATHER_API int ig_pair_allgather_fd(ig_pair *pair, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                          int recvcount, MPI_Datatype recvtype);
 
+/* The direct algorithm: every sender's block straight to every receiver,
+ * one stage, a bounded number of sends in flight.  full_duplex != 0: both
+ * groups send (ranks 0..p-1 one group, p.. the other), as
+ * ig_pair_allgather_fd. */
+INTERGATHER_API int ig_pair_allgather_direct(ig_pair *pair, int full_duplex, const void *sendbuf, int sendcount,
+                                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                             MPI_Datatype recvtype);
+
 /* Internal communicators intergather holds at this moment in this process
  * (private duplicates and sub-communicators of every inter-communicator it
  * has served and every live pair).  For leak checks such as scripts/soak;

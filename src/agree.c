@@ -66,5 +66,7 @@ static int agree_varying(const ig_call *c, const sides *s, ig_shape *shape)
 int ig_agree(const ig_call *c, ig_comm_cache *cache, ig_shape *shape)
 {
     sides s = sides_of(c, cache);
-    return c->op == IG_OP_ALLGATHER ? agree_uniform(c, &s, shape) : agree_varying(c, &s, shape);
+    int rc = c->op == IG_OP_ALLGATHER ? agree_uniform(c, &s, shape) : agree_varying(c, &s, shape);
+    shape->nodes = ig_comm_cache_nodes(cache);
+    return rc;
 }

@@ -37,6 +37,7 @@ typedef struct {
      * (the receivers, or the high group): IG_GROUP_STAGE_MPI or _RING. */
     ig_group_stage stage[2];
     uint64_t relay_bytes;     /* ring: room for one relayed block (the senders' largest) */
+    int window;               /* direct: sends a process keeps in flight at once */
 } ig_step;
 
 typedef struct {

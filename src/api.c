@@ -2,7 +2,7 @@
  * The API of include/intergather.h: MPI_Allgather-style calls on a pair,
  * for the benchmark and the simulator.  Each runs what the decision
  * (decide.c) chooses for such a call under the default settings and the
- * algorithm family it names; no environment variable is read here.  The
+ * algorithm it names; no environment variable is read here.  The
  * caller vouches for consistent arguments (the shim's agreement step is
  * not run), so the shape is taken from this process's own arguments.
  */
@@ -22,14 +22,14 @@ static int shape_of(ig_pair *pair, int full, int scount, MPI_Datatype stype, int
     uint64_t sent = (uint64_t)scount * (uint64_t)ssize, received = (uint64_t)rcount * (uint64_t)rsize;
     int first = ig_pair_is_sender(pair);
     uint64_t k_first = first ? sent : received, k_second = full ? (first ? received : sent) : 0;
-    *sh = (ig_shape){ .n = { pair->p, pair->q }, .reason = IG_FALLBACK_NONE, .sizes = IG_SIZES_AGREE,
+    *sh = (ig_shape){ .n = { pair->p, pair->q }, .reason = IG_FALLBACK_NONE, .sizes = IG_SIZES_AGREE, .nodes = 2,
                       .max_block = { k_first, k_second },
                       .total = { k_first * (uint64_t)pair->p, k_second * (uint64_t)pair->q } };
     return rc;
 }
 
-static int run_decided(ig_pair *pair, int full, ig_topology topology, ig_ring_kind schedule, const void *sbuf,
-                       int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype)
+static int run_decided(ig_pair *pair, int full, int algorithm, ig_ring_kind schedule, const void *sbuf, int scount,
+                       MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype)
 {
     ig_settings s;
     ig_shape sh;
@@ -37,7 +37,7 @@ static int run_decided(ig_pair *pair, int full, ig_topology topology, ig_ring_ki
     ig_xfer x;
     ig_block rblk;
     ig_settings_defaults(&s);
-    s.topology = topology;
+    s.algorithm = algorithm;
     s.ring_schedule = schedule;
     s.min_bytes = 0;
     int rc = shape_of(pair, full, scount, stype, rcount, rtype, &sh);
@@ -46,7 +46,7 @@ static int run_decided(ig_pair *pair, int full, ig_topology topology, ig_ring_ki
     ig_decide(&sh, 0, &s, &ch);
     if (ch.kind != IG_DECISION_SERVE)
         return MPI_SUCCESS; /* nothing to move */
-    if (full) { /* a pair has one direction: full duplex in one exchange */
+    if (full && ch.nsteps == 2) { /* a pair has one direction: full duplex in one exchange */
         ch.nsteps = 1;
         ch.steps[0] = ig_decide_one_exchange(&sh, &s);
     }
@@ -61,19 +61,26 @@ static int run_decided(ig_pair *pair, int full, ig_topology topology, ig_ring_ki
 int ig_pair_allgather_fc(ig_pair *pair, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype)
 {
-    return run_decided(pair, 0, IG_TOPOLOGY_FULLY_CONNECTED, IG_RING_OPTIMAL, sbuf, scount, stype, rbuf, rcount,
+    return run_decided(pair, 0, IG_ALG_FC, IG_RING_OPTIMAL, sbuf, scount, stype, rbuf, rcount,
                        rtype);
 }
 
 int ig_pair_allgather_fd(ig_pair *pair, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype)
 {
-    return run_decided(pair, 1, IG_TOPOLOGY_FULLY_CONNECTED, IG_RING_OPTIMAL, sbuf, scount, stype, rbuf, rcount,
+    return run_decided(pair, 1, IG_ALG_FULL_DUPLEX, IG_RING_OPTIMAL, sbuf, scount, stype, rbuf, rcount,
                        rtype);
 }
 
 int ig_pair_allgather_ring(ig_pair *pair, ig_ring_kind kind, const void *sbuf, int scount, MPI_Datatype stype,
                            void *rbuf, int rcount, MPI_Datatype rtype)
 {
-    return run_decided(pair, 0, IG_TOPOLOGY_RING, kind, sbuf, scount, stype, rbuf, rcount, rtype);
+    return run_decided(pair, 0, IG_ALG_RING, kind, sbuf, scount, stype, rbuf, rcount, rtype);
+}
+
+int ig_pair_allgather_direct(ig_pair *pair, int full_duplex, const void *sbuf, int scount, MPI_Datatype stype,
+                             void *rbuf, int rcount, MPI_Datatype rtype)
+{
+    return run_decided(pair, full_duplex != 0, IG_ALG_DIRECT, IG_RING_OPTIMAL, sbuf, scount, stype, rbuf, rcount,
+                       rtype);
 }

@@ -12,6 +12,7 @@ struct ig_comm_cache {
     MPI_Comm merged;  /* both groups, from MPI_Intercomm_merge; kept to build directions */
     int local_size, remote_size, local_rank;
     int settings_agree;
+    int nodes; /* nodes both groups span */
     MPI_Comm local_group; /* on first use */
     ig_pair *direction[2]; /* [1]: the local group sends; [0]: the remote group sends */
 };
@@ -74,6 +75,23 @@ static int check_settings_agree(ig_comm_cache *cache)
     return rc;
 }
 
+/* Which processes share a node, asked once per communicator: the cost
+ * model has one set of parameters between nodes and one within.  Every
+ * process gets the same count (one allreduce), so the decision that reads
+ * it stays joint.  (On the emulated cluster each network namespace must be
+ * its own node: there the launcher starts one process per host name.) */
+static int count_nodes(ig_comm_cache *cache)
+{
+    MPI_Comm node;
+    int node_rank = 0, leader, rc = PMPI_Comm_split_type(cache->merged, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    PMPI_Comm_rank(node, &node_rank);
+    PMPI_Comm_free(&node);
+    leader = node_rank == 0;
+    return PMPI_Allreduce(&leader, &cache->nodes, 1, MPI_INT, MPI_SUM, cache->merged);
+}
+
 static int cache_build(MPI_Comm inter, ig_comm_cache **out)
 {
     ig_comm_cache *cache = calloc(1, sizeof *cache);
@@ -88,6 +106,8 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
         rc = ig_private_comm_setup(cache->merged);
     if (rc == MPI_SUCCESS)
         rc = check_settings_agree(cache);
+    if (rc == MPI_SUCCESS)
+        rc = count_nodes(cache);
     if (rc != MPI_SUCCESS) {
         cache_destroy(cache);
         return rc;
@@ -140,6 +160,8 @@ int ig_comm_cache_local_group(ig_comm_cache *cache, MPI_Comm *group)
 int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_size; }
 
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged; }
+
+int ig_comm_cache_nodes(const ig_comm_cache *cache) { return cache->nodes; }
 
 int ig_comm_cache_settings_agree(const ig_comm_cache *cache)
 {

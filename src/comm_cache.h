@@ -39,6 +39,10 @@ int ig_comm_cache_local_size(const ig_comm_cache *cache);
  * the processes agree on each call (agree.c). */
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache);
 
+/* How many nodes (shared-memory domains) the two groups span, the same on
+ * every process. */
+int ig_comm_cache_nodes(const ig_comm_cache *cache);
+
 /* The pair for one direction: local_sends != 0 when this process's group is
  * the sending one.  Built collectively on the first call in that direction. */
 int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **pair);

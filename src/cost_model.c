@@ -1,6 +1,7 @@
 #include "cost_model.h"
 
-const ig_cost_params ig_cost_default = { 5e-6, 1e-10 };
+const ig_cost_params ig_cost_default = { 5e-6, 1e-10, 1e-6 };
+const ig_cost_params ig_cost_shared_memory = { 1e-6, 2e-10, 3e-7 };
 
 int ig_ceil_log2(int n)
 {
@@ -12,21 +13,24 @@ int ig_ceil_log2(int n)
 
 static double max2(double a, double b) { return a > b ? a : b; }
 
+/* One round of dependent messages. */
+static double round_cost(const ig_cost_params *c) { return c->ts + c->to; }
+
 /* Section III and README: p = q and p > q: (1 + log p) t_s + p k t_w;
  * p < q: (log p + 2 log(q/p + 1)) t_s + (p + 1) k t_w. */
 double ig_cost_fc_half(int p, int q, double k, const ig_cost_params *c)
 {
     if (p >= q)
-        return (1 + ig_ceil_log2(p)) * c->ts + p * k * c->tw;
+        return (1 + ig_ceil_log2(p)) * round_cost(c) + p * k * c->tw;
     int s = q / p, extra = (q % p + s - 1) / s;
-    return (ig_ceil_log2(p + extra) + 2 * ig_ceil_log2(s + 1)) * c->ts + (p + 1) * k * c->tw;
+    return (ig_ceil_log2(p + extra) + 2 * ig_ceil_log2(s + 1)) * round_cost(c) + (p + 1) * k * c->tw;
 }
 
 /* Gather to a root (log p, (p-1)k), root to root (1, pk), broadcast of pk
  * bytes (2 log(q+1), 2pk): section III-A. */
 double ig_cost_root_gathering(int p, int q, double k, const ig_cost_params *c)
 {
-    return (ig_ceil_log2(p) + 1 + 2 * ig_ceil_log2(q + 1)) * c->ts + (4.0 * p - 1) * k * c->tw;
+    return (ig_ceil_log2(p) + 1 + 2 * ig_ceil_log2(q + 1)) * round_cost(c) + (4.0 * p - 1) * k * c->tw;
 }
 
 /* One group's side of the full-duplex algorithm: it receives up to
@@ -35,8 +39,8 @@ double ig_cost_root_gathering(int p, int q, double k, const ig_cost_params *c)
 static double fd_side(int n_local, double k_local, int n_remote, double k_remote, const ig_cost_params *c)
 {
     int owned = (n_remote + n_local - 1) / n_local;
-    double stage1 = (1 + owned) * c->ts + max2(k_local, owned * k_remote) * c->tw;
-    double stage2 = n_local > 1 ? ig_ceil_log2(n_local) * c->ts + (n_remote - n_remote / n_local) * k_remote * c->tw : 0;
+    double stage1 = (1 + owned) * round_cost(c) + max2(k_local, owned * k_remote) * c->tw;
+    double stage2 = n_local > 1 ? ig_ceil_log2(n_local) * round_cost(c) + (n_remote - n_remote / n_local) * k_remote * c->tw : 0;
     return stage1 + stage2;
 }
 
@@ -55,15 +59,38 @@ double ig_cost_two_halves(int na, double ka, int nb, double kb, const ig_cost_pa
  * root broadcasts the remote data to its own group. */
 double ig_cost_root_gathering_full(int na, double ka, int nb, double kb, const ig_cost_params *c)
 {
-    double gather = max2(ig_ceil_log2(na) * c->ts + (na - 1) * ka * c->tw,
-                         ig_ceil_log2(nb) * c->ts + (nb - 1) * kb * c->tw);
-    double exchange = c->ts + max2(na * ka, nb * kb) * c->tw;
-    double bcast = max2(2 * ig_ceil_log2(na + 1) * c->ts + 2 * nb * kb * c->tw,
-                        2 * ig_ceil_log2(nb + 1) * c->ts + 2 * na * ka * c->tw);
+    double gather = max2(ig_ceil_log2(na) * round_cost(c) + (na - 1) * ka * c->tw,
+                         ig_ceil_log2(nb) * round_cost(c) + (nb - 1) * kb * c->tw);
+    double exchange = round_cost(c) + max2(na * ka, nb * kb) * c->tw;
+    double bcast = max2(2 * ig_ceil_log2(na + 1) * round_cost(c) + 2 * nb * kb * c->tw,
+                        2 * ig_ceil_log2(nb + 1) * round_cost(c) + 2 * na * ka * c->tw);
     return gather + exchange + bcast;
 }
 
 int ig_fd_preferred(int na, double ka, int nb, double kb, const ig_cost_params *c)
 {
     return ig_cost_fd(na, ka, nb, kb, c) <= ig_cost_two_halves(na, ka, nb, kb, c);
+}
+
+double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c)
+{
+    int most = p > q ? p : q; /* a sender sends q blocks, a receiver receives p */
+    return c->ts + most * (c->to + k * c->tw);
+}
+
+/* A process of group A sends its block to each of the n_b processes of B
+ * and receives theirs (links carry both directions at once). */
+double ig_cost_direct_full(int na, double ka, int nb, double kb, const ig_cost_params *c)
+{
+    double a = c->ts + 2.0 * nb * c->to + nb * max2(ka, kb) * c->tw;
+    double b = c->ts + 2.0 * na * c->to + na * max2(ka, kb) * c->tw;
+    return max2(a, b);
+}
+
+double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c)
+{
+    int owned = (p + q - 1) / q;
+    double stage1 = c->ts + owned * (c->to + k * c->tw);
+    double stage2 = q > 1 ? ig_ceil_log2(q) * round_cost(c) + (p - p / q) * k * c->tw : 0;
+    return stage1 + stage2;
 }

@@ -6,16 +6,33 @@
 #ifndef IG_COST_MODEL_H
 #define IG_COST_MODEL_H
 
-/* Costs in seconds in the t_s + k t_w model (k in bytes).  log terms are
+/* Costs in seconds in the t_s + k t_w model (k in bytes), plus a
+ * per-message cost t_o at an endpoint: a round of messages that depend on
+ * each other costs t_s + t_o each, while messages posted together overlap
+ * their latency and pay only t_o each (what makes the direct algorithm's
+ * p q messages cheap at small p, q and dear at large ones).  log terms are
  * ceil(log2(n)), as tree-based collectives take. */
 typedef struct {
-    double ts; /* start-up latency per message, seconds */
+    double ts; /* start-up latency of a message, seconds */
     double tw; /* transfer time per byte, seconds */
+    double to; /* per-message cost at an endpoint, seconds */
 } ig_cost_params;
 
-/* Defaults for the per-call choice: 5 us and 10 GB/s, typical of an HPC
- * interconnect; only the ratio matters for the choice. */
+/* Between nodes: 5 us, 10 GB/s, 1 us per message, typical of an HPC
+ * interconnect.  Within a node (shared memory): 1 us, 5 GB/s, 0.3 us.
+ * Only their ratios matter for a choice; both can be overridden
+ * (INTERGATHER_NET_MODEL, INTERGATHER_SHM_MODEL). */
 extern const ig_cost_params ig_cost_default;
+extern const ig_cost_params ig_cost_shared_memory;
+
+/* Half duplex: every sender's block straight to every receiver, all posted
+ * at once (algo_direct.c). */
+double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c);
+/* Full duplex, the same in both directions at once. */
+double ig_cost_direct_full(int na, double ka, int nb, double kb, const ig_cost_params *c);
+/* Half duplex, p > q: the blocks spread over the receivers in ranges, then
+ * one allgatherv among the receivers (algo_spread.c). */
+double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c);
 
 int ig_ceil_log2(int n);
 /* Half duplex, p senders of k bytes each to q receivers (README table). */

@@ -4,11 +4,18 @@
 
 #include <limits.h>
 
+/* Sends the direct algorithm keeps in flight per process: enough to keep a
+ * link busy (Open MPI's linear exchange posts them all and reaches 92-95 %
+ * of a TCP link), few enough that a large group does not flood one
+ * receiver: with the staggered order of algo_direct.c a receiver sees about
+ * this many senders at a time. */
+#define IG_DIRECT_WINDOW 16
+
 ig_fallback ig_decide_active(int settings_agree, const ig_settings *s)
 {
     if (!settings_agree)
         return IG_FALLBACK_SETTINGS_DIFFER;
-    if (s->topology == IG_TOPOLOGY_NATIVE)
+    if (s->topology == IG_TOPOLOGY_NATIVE || s->algorithm == IG_ALGORITHM_NATIVE)
         return IG_FALLBACK_DISABLED;
     return IG_FALLBACK_NONE;
 }
@@ -33,55 +40,112 @@ static uint64_t per_member(uint64_t total, int members)
     return members > 0 ? total / (uint64_t)members : 0;
 }
 
-/* One direction: group `sender` sends to the other group. */
-static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s)
+static const ig_cost_params *model_of(const ig_shape *sh, const ig_settings *s)
 {
-    int receiver = 1 - sender, p = sh->n[sender], q = sh->n[receiver];
-    ig_step st = { .sender = sender, .ring_schedule = s->ring_schedule, .relay_bytes = sh->max_block[sender],
-                   .stage = { IG_GROUP_STAGE_MPI, IG_GROUP_STAGE_MPI } };
-    if (s->topology == IG_TOPOLOGY_RING) {
-        st.algorithm = IG_ALG_RING;
-        return st;
-    }
-    /* p > q: the paper's plan (join) has extra senders receive blocks into
-     * scratch described by their own send type, which needs a type one can
-     * receive into and, for MPI_Allgatherv, sizes they do not know; spread
-     * needs neither.  Both groups know both facts (shape.h). */
+    return sh->nodes <= 1 ? &s->shm_model : &s->net_model;
+}
+
+static double average_block(const ig_shape *sh, int g)
+{
+    return (double)sh->total[g] / sh->n[g];
+}
+
+static ig_step step_of(ig_algorithm a, int sender, const ig_shape *sh, const ig_settings *s)
+{
+    return (ig_step){ .algorithm = a, .sender = sender, .ring_schedule = s->ring_schedule,
+                      .stage = { IG_GROUP_STAGE_MPI, IG_GROUP_STAGE_MPI },
+                      .relay_bytes = sender >= 0 ? sh->max_block[sender] : 0, .window = IG_DIRECT_WINDOW };
+}
+
+/* The fully connected family's plan for one direction: the paper's fc,
+ * or for p > q spread (default) or the paper's join plan.  Join has extra
+ * senders receive blocks into scratch described by their own send type,
+ * which needs a type one can receive into and, for MPI_Allgatherv, sizes
+ * they do not know; spread needs neither.  Both groups know both facts
+ * (shape.h). */
+static ig_step fc_family_step(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s)
+{
+    int p = sh->n[sender], q = sh->n[1 - sender];
     int join = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
-    if (p > q && !join) {
-        st.algorithm = IG_ALG_SPREAD;
-        st.stage[1] = stage_for(s->group_stage, per_member(sh->total[sender], q));
-    } else {
-        st.algorithm = IG_ALG_FC;
-        st.stage[1] = stage_for(s->group_stage, per_member(sh->total[sender], p));
-    }
+    ig_step st = step_of(p > q && !join ? IG_ALG_SPREAD : IG_ALG_FC, sender, sh, s);
+    st.stage[1] = stage_for(s->group_stage, per_member(sh->total[sender], st.algorithm == IG_ALG_SPREAD ? q : p));
     return st;
 }
 
-/* Both groups send: one exchange (full-duplex algorithm) when the cost
- * model predicts it faster than two half-duplex passes, which it nearly
- * always does; the ring runs its schedule once per direction. */
+static double half_cost(ig_algorithm a, int p, int q, double k, const ig_cost_params *m)
+{
+    switch (a) {
+    case IG_ALG_DIRECT: return ig_cost_direct_half(p, q, k, m);
+    case IG_ALG_SPREAD: return ig_cost_spread_half(p, q, k, m);
+    default: return ig_cost_fc_half(p, q, k, m);
+    }
+}
+
+/* One direction, group `sender` to the other.  *cost: the model's time. */
+static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s, double *cost)
+{
+    int p = sh->n[sender], q = sh->n[1 - sender];
+    double k = average_block(sh, sender);
+    const ig_cost_params *m = model_of(sh, s);
+    if (s->algorithm == IG_ALG_RING || (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_RING)) {
+        *cost = 0;
+        return step_of(IG_ALG_RING, sender, sh, s);
+    }
+    if (s->algorithm == IG_ALG_DIRECT) {
+        *cost = ig_cost_direct_half(p, q, k, m);
+        return step_of(IG_ALG_DIRECT, sender, sh, s);
+    }
+    ig_step fc = fc_family_step(sh, sender, allgatherv, s);
+    *cost = half_cost(fc.algorithm, p, q, k, m);
+    if (s->algorithm == IG_ALGORITHM_AUTO) {
+        double direct = ig_cost_direct_half(p, q, k, m);
+        if (direct <= *cost) {
+            *cost = direct;
+            return step_of(IG_ALG_DIRECT, sender, sh, s);
+        }
+    }
+    return fc;
+}
+
 ig_step ig_decide_one_exchange(const ig_shape *sh, const ig_settings *s)
 {
-    ig_step st = { .algorithm = IG_ALG_FULL_DUPLEX, .sender = -1, .ring_schedule = s->ring_schedule };
+    ig_step st = step_of(IG_ALG_FULL_DUPLEX, -1, sh, s);
     /* Group g assembles the other group's blocks among its own members. */
     for (int g = 0; g < 2; g++)
         st.stage[g] = stage_for(s->group_stage, per_member(sh->total[1 - g], sh->n[g]));
     return st;
 }
 
-static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *c)
+/* Both groups send: the cheapest of one exchange (full-duplex algorithm),
+ * the direct algorithm both ways at once, two half-duplex passes (the only
+ * way for the ring, which runs its schedule once per direction) and the MPI
+ * library.  A forced algorithm runs where it can. */
+static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *c, double native)
 {
-    double avg0 = (double)sh->total[0] / sh->n[0], avg1 = (double)sh->total[1] / sh->n[1];
-    if (s->topology == IG_TOPOLOGY_FULLY_CONNECTED &&
-        ig_fd_preferred(sh->n[0], avg0, sh->n[1], avg1, &ig_cost_default)) {
-        c->nsteps = 1;
-        c->steps[0] = ig_decide_one_exchange(sh, s);
+    const ig_cost_params *m = model_of(sh, s);
+    double k0 = average_block(sh, 0), k1 = average_block(sh, 1), pass0, pass1;
+    ig_step first = half_step(sh, 0, allgatherv, s, &pass0), second = half_step(sh, 1, allgatherv, s, &pass1);
+    double one = ig_cost_fd(sh->n[0], k0, sh->n[1], k1, m), direct = ig_cost_direct_full(sh->n[0], k0, sh->n[1], k1, m);
+    int two_passes = first.algorithm == IG_ALG_RING || (s->algorithm != IG_ALGORITHM_AUTO &&
+                                                        s->algorithm != IG_ALG_FULL_DUPLEX &&
+                                                        s->algorithm != IG_ALG_DIRECT);
+    if (s->algorithm == IG_ALGORITHM_AUTO && !two_passes) {
+        double best = one < direct ? one : direct;
+        best = best < pass0 + pass1 ? best : pass0 + pass1;
+        if (native < best)
+            return decide_native(c, IG_FALLBACK_MODEL);
+        two_passes = best == pass0 + pass1 && best < one && best < direct;
+        if (!two_passes) {
+            c->steps[c->nsteps++] = one <= direct ? ig_decide_one_exchange(sh, s) : step_of(IG_ALG_DIRECT, -1, sh, s);
+            return;
+        }
+    } else if (!two_passes) {
+        c->steps[c->nsteps++] =
+            s->algorithm == IG_ALG_DIRECT ? step_of(IG_ALG_DIRECT, -1, sh, s) : ig_decide_one_exchange(sh, s);
         return;
     }
-    c->nsteps = 2;
-    c->steps[0] = half_step(sh, 0, allgatherv, s);
-    c->steps[1] = half_step(sh, 1, allgatherv, s);
+    c->steps[c->nsteps++] = first;
+    c->steps[c->nsteps++] = second;
 }
 
 void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *c)
@@ -104,11 +168,21 @@ void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choi
     uint64_t largest = sh->max_block[0] > sh->max_block[1] ? sh->max_block[0] : sh->max_block[1];
     if (largest < s->min_bytes)
         return decide_native(c, IG_FALLBACK_SMALL);
+    int ring = s->algorithm == IG_ALG_RING || (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_RING);
     /* Ring relays are counted in bytes (MPI_PACKED), in an int. */
-    if (s->topology == IG_TOPOLOGY_RING && largest > INT_MAX)
+    if (ring && largest > INT_MAX)
         return decide_native(c, IG_FALLBACK_ARGUMENTS);
-    if (sends0 && sends1)
-        return decide_full(sh, allgatherv, s, c);
+    const ig_cost_params *m = model_of(sh, s);
+    double k0 = average_block(sh, 0), k1 = average_block(sh, 1);
+    if (sends0 && sends1) {
+        return decide_full(sh, allgatherv, s, c, ig_cost_root_gathering_full(sh->n[0], k0, sh->n[1], k1, m));
+    }
+    int sender = sends0 ? 0 : 1;
+    double cost, native = ig_cost_root_gathering(sh->n[sender], sh->n[1 - sender], sender ? k1 : k0, m);
+    ig_step st = half_step(sh, sender, allgatherv, s, &cost);
+    /* The model may send a call to the MPI library, never a forced or ring one. */
+    if (s->algorithm == IG_ALGORITHM_AUTO && !ring && native < cost)
+        return decide_native(c, IG_FALLBACK_MODEL);
     c->nsteps = 1;
-    c->steps[0] = half_step(sh, sends0 ? 0 : 1, allgatherv, s);
+    c->steps[0] = st;
 }

@@ -8,6 +8,7 @@
 #ifndef IG_SETTINGS_H
 #define IG_SETTINGS_H
 
+#include "cost_model.h"
 #include "intergather.h" /* ig_ring_kind */
 
 #include <stddef.h>
@@ -19,11 +20,19 @@
 #define IG_ENV_RING_SCHEDULE "INTERGATHER_RING_SCHEDULE"
 #define IG_ENV_GROUP_ALLGATHER "INTERGATHER_GROUP_ALLGATHER"
 #define IG_ENV_MANY_SENDERS "INTERGATHER_MANY_SENDERS"
+#define IG_ENV_ALGORITHM    "INTERGATHER_ALGORITHM"
+#define IG_ENV_NET_MODEL    "INTERGATHER_NET_MODEL"
+#define IG_ENV_SHM_MODEL    "INTERGATHER_SHM_MODEL"
 
-/* Default for INTERGATHER_MIN_BYTES: below this block size the one-time-per-call
- * cost of the algorithm (a derived datatype, two or three collective stages)
- * is not repaid; see docs/performance.md for the measurement behind it. */
-#define IG_DEFAULT_MIN_BYTES ((uint64_t)65536)
+/* Default for INTERGATHER_MIN_BYTES: none.  Whether a call goes native is
+ * the cost model's decision (decide.c); the setting only lets a site keep
+ * small calls native regardless. */
+#define IG_DEFAULT_MIN_BYTES ((uint64_t)0)
+
+/* INTERGATHER_ALGORITHM: the model chooses (auto), the MPI library serves
+ * (native), or one algorithm of the table (algorithms.def) by name. */
+#define IG_ALGORITHM_AUTO (-1)
+#define IG_ALGORITHM_NATIVE (-2)
 
 typedef enum {
     IG_TOPOLOGY_FULLY_CONNECTED = 0,
@@ -66,6 +75,9 @@ typedef struct {
     ig_ring_kind ring_schedule;
     ig_group_stage group_stage;
     ig_many_senders many_senders;
+    int algorithm;            /* IG_ALGORITHM_AUTO, _NATIVE, or an ig_algorithm */
+    ig_cost_params net_model; /* the cost model between nodes */
+    ig_cost_params shm_model; /* ... and within one node */
 } ig_settings;
 
 /* Each parser returns 0 and sets *out when text is valid; otherwise returns -1
@@ -79,12 +91,17 @@ int ig_parse_verbose(const char *text, int *out);
 int ig_parse_ring_schedule(const char *text, ig_ring_kind *out);
 int ig_parse_group_stage(const char *text, ig_group_stage *out);
 int ig_parse_many_senders(const char *text, ig_many_senders *out);
+int ig_parse_algorithm(const char *text, int *out);
+/* "ts=5e-6,tw=1e-10,to=1e-6": any of the three keys, in seconds (tw: per
+ * byte), each a non-negative number; keys left out keep *out's value. */
+int ig_parse_model(const char *text, ig_cost_params *out);
 
 /* Each value's name: the first word its parser accepts. */
 const char *ig_topology_name(ig_topology t);
 const char *ig_ring_schedule_name(ig_ring_kind s);
 const char *ig_group_stage_name(ig_group_stage g);
 const char *ig_many_senders_name(ig_many_senders m);
+const char *ig_algorithm_setting_name(int algorithm);
 
 /* The defaults, as if no variable were set. */
 void ig_settings_defaults(ig_settings *s);

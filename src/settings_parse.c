@@ -1,11 +1,15 @@
 /* Pure parsing of intergather's environment settings (no MPI). */
+#define IG_ALGORITHMS_PURE
 #include "settings.h"
+
+#include "algorithms.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stddef.h>
 
 int ig_setting_is_set(const char *text)
 {
@@ -91,6 +95,77 @@ const char *ig_ring_schedule_name(ig_ring_kind s) { return name_of(s, WORDS(ring
 const char *ig_group_stage_name(ig_group_stage g) { return name_of(g, WORDS(group_stage_words)); }
 const char *ig_many_senders_name(ig_many_senders m) { return name_of(m, WORDS(many_senders_words)); }
 
+/* Every name of the table of algorithms, plus "auto" and "native". */
+int ig_parse_algorithm(const char *text, int *out)
+{
+    static const word_value words[] = { { "auto", IG_ALGORITHM_AUTO }, { "native", IG_ALGORITHM_NATIVE } };
+    int value;
+    if (parse_word(text, WORDS(words), &value) == 0) {
+        *out = value;
+        return 0;
+    }
+    for (int a = 0; a < IG_ALG_COUNT && ig_setting_is_set(text); a++) {
+        if (word_equals(text, ig_algorithm_info_of((ig_algorithm)a)->name)) {
+            *out = a;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *ig_algorithm_setting_name(int algorithm)
+{
+    if (algorithm == IG_ALGORITHM_AUTO)
+        return "auto";
+    if (algorithm == IG_ALGORITHM_NATIVE)
+        return "native";
+    return algorithm >= 0 && algorithm < IG_ALG_COUNT ? ig_algorithm_info_of((ig_algorithm)algorithm)->name : "?";
+}
+
+/* One "key=number" of a model; returns the text after it, or NULL. */
+static const char *parse_model_entry(const char *s, ig_cost_params *m)
+{
+    static const struct { const char *key; size_t offset; } keys[] = {
+        { "ts", offsetof(ig_cost_params, ts) }, { "tw", offsetof(ig_cost_params, tw) }, { "to", offsetof(ig_cost_params, to) }
+    };
+    while (isspace((unsigned char)*s))
+        s++;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        size_t n = strlen(keys[i].key);
+        if (strncasecmp(s, keys[i].key, n) != 0 || s[n] != '=')
+            continue;
+        char *end;
+        errno = 0;
+        double v = strtod(s + n + 1, &end);
+        if (end == s + n + 1 || errno == ERANGE || !(v >= 0) || v > 1.0)
+            return NULL;
+        *(double *)((char *)m + keys[i].offset) = v;
+        while (isspace((unsigned char)*end))
+            end++;
+        return end;
+    }
+    return NULL;
+}
+
+int ig_parse_model(const char *text, ig_cost_params *out)
+{
+    if (!ig_setting_is_set(text))
+        return -1;
+    ig_cost_params m = *out;
+    const char *s = text;
+    for (;;) {
+        s = parse_model_entry(s, &m);
+        if (s == NULL)
+            return -1;
+        if (*s == '\0')
+            break;
+        if (*s++ != ',')
+            return -1;
+    }
+    *out = m;
+    return 0;
+}
+
 /* A byte count: a non-negative decimal integer with an optional binary suffix
  * K/KB/KiB, M/MB/MiB, G/GB/GiB (all powers of 1024, as MPI users mean them).
  * Anything that would not fit in 64 bits is rejected rather than wrapped. */
@@ -152,6 +227,9 @@ void ig_settings_defaults(ig_settings *s)
     s->ring_schedule = IG_RING_OPTIMAL;
     s->group_stage = IG_GROUP_STAGE_AUTO;
     s->many_senders = IG_MANY_SENDERS_SPREAD;
+    s->algorithm = IG_ALGORITHM_AUTO;
+    s->net_model = ig_cost_default;
+    s->shm_model = ig_cost_shared_memory;
 }
 
 void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
@@ -172,13 +250,25 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
         warn(IG_ENV_GROUP_ALLGATHER, v, "auto, mpi or ring");
     if (ig_setting_is_set(v = lookup(IG_ENV_MANY_SENDERS)) && ig_parse_many_senders(v, &s->many_senders) != 0)
         warn(IG_ENV_MANY_SENDERS, v, "spread or join");
+    if (ig_setting_is_set(v = lookup(IG_ENV_ALGORITHM)) && ig_parse_algorithm(v, &s->algorithm) != 0)
+        warn(IG_ENV_ALGORITHM, v, "auto, native or an algorithm: direct, fc, spread, full-duplex, ring");
+    if (ig_setting_is_set(v = lookup(IG_ENV_NET_MODEL)) && ig_parse_model(v, &s->net_model) != 0)
+        warn(IG_ENV_NET_MODEL, v, "ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=5e-6,tw=1e-10,to=1e-6");
+    if (ig_setting_is_set(v = lookup(IG_ENV_SHM_MODEL)) && ig_parse_model(v, &s->shm_model) != 0)
+        warn(IG_ENV_SHM_MODEL, v, "ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=1e-6,tw=2e-10,to=3e-7");
 }
 
 uint64_t ig_settings_fingerprint(const ig_settings *s)
 {
     /* FNV-1a over the fields that select an algorithm (not verbosity). */
-    uint64_t fields[] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
-                          (uint64_t)s->group_stage, (uint64_t)s->many_senders };
+    uint64_t fields[12] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
+                            (uint64_t)s->group_stage, (uint64_t)s->many_senders, (uint64_t)(int64_t)s->algorithm };
+    for (int m = 0; m < 2; m++) {
+        const ig_cost_params *c = m == 0 ? &s->net_model : &s->shm_model;
+        double v[3] = { c->ts, c->tw, c->to };
+        for (int i = 0; i < 3; i++)
+            memcpy(&fields[6 + 3 * m + i], &v[i], sizeof v[i]);
+    }
     uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         for (int b = 0; b < 8; b++) {

@@ -32,6 +32,7 @@ typedef struct {
     int send_overlaps[2];   /* some sender of group g has a send type that cannot be received into */
     ig_fallback reason;     /* why some process cannot be served (IG_FALLBACK_NONE: none) */
     ig_sizes_verdict sizes;
+    int nodes;              /* nodes the two groups span (comm_cache.c), 1: all share memory */
     /* For messages about an erroneous call: the range of block sizes group g
      * sends and the range the other group expects from it. */
     int64_t send_min[2], send_max[2], expect_min[2], expect_max[2];

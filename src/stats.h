@@ -18,6 +18,7 @@ typedef enum {
     IG_FALLBACK_DISABLED,       /* INTERGATHER_TOPOLOGY=native */
     IG_FALLBACK_SETTINGS_DIFFER,/* processes of the communicator disagree on settings */
     IG_FALLBACK_SIZES_DIFFER,   /* erroneous sizes that native MPI completes (receivers expect more) */
+    IG_FALLBACK_MODEL,          /* the cost model predicts the MPI library faster */
     IG_FALLBACK_COUNT
 } ig_fallback;
 
