@@ -50,7 +50,7 @@ static int fc_sender_gather(ig_pair *pair, const ig_xfer *x, ig_group_stage stag
     rc = ig_block_scratch(&blk, pair->p, &base, &raw);
     if (rc == MPI_SUCCESS) {
         rc = ig_block_copy(x->sbuf, ig_block_slot(base, &blk, pair->fc.gather_key), &blk, pair->comm, pair->rank);
-        ig_xfer own = { NULL, 0, MPI_DATATYPE_NULL, base, blk.type, blk.extent, NULL, NULL };
+        ig_xfer own = { NULL, 0, MPI_DATATYPE_NULL, base, blk.type, blk.extent, 1, NULL, NULL };
         ig_err_keep(&rc, fc_gather(pair, &own, stage));
         ig_block_scratch_free(raw);
     }

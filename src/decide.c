@@ -153,12 +153,20 @@ void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choi
     *c = (ig_choice){ .kind = IG_DECISION_SERVE, .native_reason = IG_FALLBACK_NONE, .served_as = s->topology };
     if (sh->reason != IG_FALLBACK_NONE)
         return decide_native(c, sh->reason);
-    if (sh->sizes == IG_SIZES_TRUNCATE) {
-        c->kind = IG_DECISION_TRUNCATE;
+    /* An erroneous program whose groups disagree on sizes: every process
+     * sends its block (of whatever size) to every remote process and
+     * receives with its own counts, point to point, nothing relayed.  Every
+     * message is matched (the group sizes are agreed), so nothing waits:
+     * receives that expect at least what is sent complete, those that
+     * expect less fail with MPI_ERR_TRUNCATE on the receiving process, as
+     * a native receive would.  The MPI library's own algorithm can hang on
+     * such calls (root gathering strands a group when its root fails). */
+    if (sh->sizes != IG_SIZES_AGREE) {
+        c->kind = IG_DECISION_ERRONEOUS;
+        c->nsteps = 1;
+        c->steps[0] = step_of(IG_ALG_DIRECT, -1, sh, s);
         return;
     }
-    if (sh->sizes == IG_SIZES_EXPECT_MORE) /* erroneous, but native completes it */
-        return decide_native(c, IG_FALLBACK_SIZES_DIFFER);
     int sends0 = sh->total[0] > 0, sends1 = sh->total[1] > 0;
     if (!sends0 && !sends1) {
         c->kind = IG_DECISION_EMPTY;

@@ -22,7 +22,7 @@ typedef enum {
     IG_DECISION_NATIVE = 0, /* hand the call to the MPI library, unchanged (reason below) */
     IG_DECISION_EMPTY,      /* neither group sends: nothing to move */
     IG_DECISION_SERVE,      /* run steps[0..nsteps-1] in order */
-    IG_DECISION_TRUNCATE    /* erroneous sizes that would truncate: every process fails with MPI_ERR_TRUNCATE */
+    IG_DECISION_ERRONEOUS   /* the groups' sizes disagree: steps[0] is the direct algorithm both ways */
 } ig_decision_kind;
 
 typedef struct {

@@ -75,9 +75,11 @@ MPI_Comm ig_lifecycle_probe_comm(void)
     return probe_comm;
 }
 
+/* World rank 0 only, as the summary: one line per job. */
 void ig_lifecycle_announce(const char *what)
 {
-    if (ig_settings_get()->verbose < 1 || atomic_exchange(&announced, 1))
+    if (ig_settings_get()->verbose < 1 || atomic_load(&announced) || ig_world_rank() != 0 ||
+        atomic_exchange(&announced, 1))
         return;
     ig_log("active, first call served by the %s algorithm (world rank %d)", what, ig_world_rank());
 }

@@ -112,24 +112,24 @@ int ig_serve(const ig_call *c, int *rc)
     ig_decide(&shape, c->op == IG_OP_ALLGATHERV, s, &choice);
     switch (choice.kind) {
     case IG_DECISION_NATIVE:
-        if (choice.native_reason == IG_FALLBACK_SIZES_DIFFER)
-            explain_sizes(c, &shape, cache, "handed to the MPI library, which completes such calls");
         return go_native(choice.native_reason);
     case IG_DECISION_EMPTY:
         ig_stats_empty();
         *rc = MPI_SUCCESS;
         return 1;
-    case IG_DECISION_TRUNCATE:
-        explain_sizes(c, &shape, cache, "some receive would be truncated; every process returns MPI_ERR_TRUNCATE");
-        ig_stats_failed();
-        *rc = ig_error_report(c->comm, function_name(c), MPI_ERR_TRUNCATE);
+    case IG_DECISION_ERRONEOUS:
+        explain_sizes(c, &shape, cache,
+                      shape.sizes == IG_SIZES_TRUNCATE
+                          ? "served point to point; receives that expect less than is sent fail with MPI_ERR_TRUNCATE"
+                          : "served point to point; receivers expect more than is sent and get what is sent");
+        ig_stats_erroneous();
+        *rc = ig_error_report(c->comm, function_name(c), execute(c, &choice, cache));
         return 1;
     case IG_DECISION_SERVE:
         break;
     }
     count_served(c, &choice, shape.total[0] > 0 && shape.total[1] > 0);
-    if (ig_comm_cache_is_spokesperson(cache))
-        ig_lifecycle_announce(ig_algorithm_info_of(choice.steps[0].algorithm)->name);
+    ig_lifecycle_announce(ig_algorithm_info_of(choice.steps[0].algorithm)->name);
     *rc = ig_error_report(c->comm, function_name(c), execute(c, &choice, cache));
     return 1;
 }

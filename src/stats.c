@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-static atomic_ulong served[2], empty, failed;
+static atomic_ulong served[2], empty, erroneous;
 static atomic_ulong algorithms[IG_ALG_COUNT];
 static atomic_ulong fallbacks[IG_FALLBACK_COUNT];
 static atomic_ulong kinds[IG_KIND_COUNT];
@@ -19,7 +19,7 @@ static atomic_ulong comms_created;
 
 void ig_stats_served(int topology_is_ring) { atomic_fetch_add(&served[topology_is_ring != 0], 1); }
 void ig_stats_empty(void) { atomic_fetch_add(&empty, 1); }
-void ig_stats_failed(void) { atomic_fetch_add(&failed, 1); }
+void ig_stats_erroneous(void) { atomic_fetch_add(&erroneous, 1); }
 void ig_stats_algorithm(int algorithm) { atomic_fetch_add(&algorithms[algorithm], 1); }
 void ig_stats_fallback(ig_fallback why) { atomic_fetch_add(&fallbacks[why], 1); }
 void ig_stats_kind(ig_kind kind) { atomic_fetch_add(&kinds[kind], 1); }
@@ -49,7 +49,7 @@ const char *ig_fallback_name(ig_fallback f)
 {
     static const char *names[IG_FALLBACK_COUNT] = {
         "none", "intra-communicator", "comm-null", "not-initialized", "in-place", "arguments",
-        "small", "disabled", "settings-differ", "sizes-differ", "model",
+        "small", "disabled", "settings-differ", "model",
     };
     return names[f];
 }
@@ -60,8 +60,8 @@ void ig_stats_report(int world_rank)
 {
     char line[1024];
     int n = 0;
-    APPEND("summary (world rank %d): served fully-connected=%lu ring=%lu empty=%lu failed=%lu", world_rank,
-           atomic_load(&served[0]), atomic_load(&served[1]), atomic_load(&empty), atomic_load(&failed));
+    APPEND("summary (world rank %d): served fully-connected=%lu ring=%lu empty=%lu erroneous-sizes=%lu", world_rank,
+           atomic_load(&served[0]), atomic_load(&served[1]), atomic_load(&empty), atomic_load(&erroneous));
     for (int k = 0; k < IG_KIND_COUNT; k++)
         APPEND(" %s=%lu", kind_name((ig_kind)k), atomic_load(&kinds[k]));
     APPEND("; algorithms");

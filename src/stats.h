@@ -17,7 +17,6 @@ typedef enum {
     IG_FALLBACK_SMALL,          /* below INTERGATHER_MIN_BYTES */
     IG_FALLBACK_DISABLED,       /* INTERGATHER_TOPOLOGY=native */
     IG_FALLBACK_SETTINGS_DIFFER,/* processes of the communicator disagree on settings */
-    IG_FALLBACK_SIZES_DIFFER,   /* erroneous sizes that native MPI completes (receivers expect more) */
     IG_FALLBACK_MODEL,          /* the cost model predicts the MPI library faster */
     IG_FALLBACK_COUNT
 } ig_fallback;
@@ -40,8 +39,8 @@ void ig_stats_algorithm(int algorithm);
 void ig_stats_group_stage(int stage);
 void ig_stats_kind(ig_kind kind);
 void ig_stats_fallback(ig_fallback why);
-/* A call failed on every process because the groups' sizes disagree. */
-void ig_stats_failed(void);
+/* An erroneous call whose groups' sizes disagree, served point to point. */
+void ig_stats_erroneous(void);
 void ig_stats_comm_created(int n);
 void ig_stats_comm_freed(int n);
 

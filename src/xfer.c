@@ -10,7 +10,10 @@ int ig_xfer_uniform_make(ig_xfer *x, ig_block *rblk, const void *sbuf, int scoun
         if (rc != MPI_SUCCESS)
             return rc;
     }
-    *x = (ig_xfer){ sbuf, scount, stype, rbuf, rblk->type, rblk->extent, NULL, NULL };
+    /* With nothing to receive a receive still has a valid type: MPI_BYTE,
+     * zero of them (only an erroneous call posts one, decide.c). */
+    *x = (ig_xfer){ sbuf, scount, stype, rbuf, rcount > 0 ? rblk->type : MPI_BYTE, rblk->extent, rcount > 0, NULL,
+                    NULL };
     return MPI_SUCCESS;
 }
 
@@ -19,6 +22,6 @@ int ig_xfer_varying_make(ig_xfer *x, const void *sbuf, int scount, MPI_Datatype 
 {
     MPI_Aint lb = 0, extent = 0;
     int rc = receives ? PMPI_Type_get_extent(rtype, &lb, &extent) : MPI_SUCCESS;
-    *x = (ig_xfer){ sbuf, scount, stype, rbuf, rtype, extent, rcounts, rdispls };
+    *x = (ig_xfer){ sbuf, scount, stype, rbuf, rtype, extent, 1, rcounts, rdispls };
     return rc;
 }

@@ -24,6 +24,7 @@ typedef struct {
     void *rbuf;          /* the remote blocks, if the remote group sends */
     MPI_Datatype rtype;  /* uniform: the block type; varying: the user's type */
     MPI_Aint rextent;
+    int ucount;          /* uniform: blocks of rtype per remote process, 1 (or 0 when rcount is 0) */
     const int *rcounts;  /* NULL when uniform */
     const int *rdispls;
 } ig_xfer;
@@ -50,7 +51,7 @@ static inline void *ig_xfer_rptr(const ig_xfer *x, int block)
 
 static inline int ig_xfer_rcount(const ig_xfer *x, int block)
 {
-    return x->rcounts == NULL ? 1 : x->rcounts[block];
+    return x->rcounts == NULL ? x->ucount : x->rcounts[block];
 }
 
 /* Allgatherv arguments for an in-place gather over `n` members where member
