@@ -89,7 +89,12 @@ static int count_nodes(ig_comm_cache *cache)
     PMPI_Comm_rank(node, &node_rank);
     PMPI_Comm_free(&node);
     leader = node_rank == 0;
-    return PMPI_Allreduce(&leader, &cache->nodes, 1, MPI_INT, MPI_SUM, cache->merged);
+    rc = PMPI_Allreduce(&leader, &cache->nodes, 1, MPI_INT, MPI_SUM, cache->merged);
+    if (rc == MPI_SUCCESS && ig_settings_get()->verbose >= 2 && ig_comm_cache_is_spokesperson(cache))
+        ig_log("an inter-communicator of %d + %d processes spans %d node%s (cost model: %s)", cache->local_size,
+               cache->remote_size, cache->nodes, cache->nodes == 1 ? "" : "s",
+               cache->nodes == 1 ? "shared memory" : "network");
+    return rc;
 }
 
 static int cache_build(MPI_Comm inter, ig_comm_cache **out)
