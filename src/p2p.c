@@ -10,13 +10,21 @@ MPI_Request *ig_requests_new(int n)
     return reqs;
 }
 
+/* After MPI_ERR_IN_STATUS the requests marked MPI_ERR_PENDING are still
+ * running (their buffers are still in use): complete them before anything
+ * returns, then report the first real error. */
 int ig_waitall_status(int n, MPI_Request *reqs, MPI_Status *stats)
 {
     int rc = PMPI_Waitall(n, reqs, stats);
-    for (int i = 0; rc == MPI_ERR_IN_STATUS && i < n; i++)
-        if (stats[i].MPI_ERROR != MPI_SUCCESS && stats[i].MPI_ERROR != MPI_ERR_PENDING)
-            rc = stats[i].MPI_ERROR;
-    return rc;
+    if (rc != MPI_ERR_IN_STATUS)
+        return rc;
+    for (int i = 0; i < n; i++)
+        if (stats[i].MPI_ERROR == MPI_ERR_PENDING)
+            stats[i].MPI_ERROR = PMPI_Wait(&reqs[i], &stats[i]);
+    for (int i = 0; i < n; i++)
+        if (stats[i].MPI_ERROR != MPI_SUCCESS)
+            return stats[i].MPI_ERROR;
+    return MPI_SUCCESS;
 }
 
 int ig_waitall(int n, MPI_Request *reqs)
