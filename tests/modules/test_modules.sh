@@ -72,7 +72,7 @@ run_system() (
             module() { eval "$("$IG_MODULECMD_TCL" bash "$@")"; }
             export MODULEPATH=$tclmoduledir ;;
     esac
-    unset LD_PRELOAD INTERGATHER_TOPOLOGY INTERGATHER_MIN_BYTES INTERGATHER_VERBOSE \
+    unset LD_PRELOAD INTERGATHER_TOPOLOGY INTERGATHER_MIN_BYTES INTERGATHER_ALGORITHM INTERGATHER_VERBOSE \
           INTERGATHER_RING_SCHEDULE __INTERGATHER_MODULE_DEFAULTS
     # Lmod drops duplicate entries of any path variable a module changes
     # (its documented behaviour, for every module): start from a PATH
@@ -94,7 +94,8 @@ run_system() (
     expect_var LD_PRELOAD "$lib:$work/libuser.so"
     expect_var INTERGATHER_VERBOSE 1
     expect_var INTERGATHER_TOPOLOGY fully-connected
-    expect_var INTERGATHER_MIN_BYTES 65536
+    expect_var INTERGATHER_MIN_BYTES 0
+    expect_var INTERGATHER_ALGORITHM auto
     expect_var INTERGATHER_RING_SCHEDULE optimal
     [ "${PATH%%:*}" = "$bindir" ] || fail "after load, PATH does not start with $bindir: $PATH"
     [ "$(command -v intergather-demo)" = "$bindir/intergather-demo" ] || fail "intergather-demo is not the installed one"
