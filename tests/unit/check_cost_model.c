@@ -37,7 +37,7 @@ END_TEST
 
 START_TEST(cost_model_matches_hand_values)
 {
-    ig_cost_params c = { 1.0, 0.0 }; /* count start-ups only */
+    ig_cost_params c = { .ts = 1.0, .tw = 0.0, .to = 0.0 }; /* count start-ups only */
     ck_assert(ig_ceil_log2(1) == 0 && ig_ceil_log2(2) == 1 && ig_ceil_log2(5) == 3 && ig_ceil_log2(8) == 3);
     ck_assert_double_eq(ig_cost_fc_half(4, 4, 1, &c), 3);  /* 1 + log 4 */
     ck_assert_double_eq(ig_cost_fc_half(2, 6, 1, &c), 5);  /* log 2 + 2 log(3+1) */
@@ -45,6 +45,142 @@ START_TEST(cost_model_matches_hand_values)
     c.tw = 1; /* bandwidth terms, k = 1 */
     ck_assert_double_eq(ig_cost_fc_half(4, 4, 1, &c), 4);          /* p k */
     ck_assert_double_eq(ig_cost_root_gathering(4, 4, 1, &c), 15); /* (4p - 1) k */
+    /* A round of dependent messages costs t_s + t_o. */
+    c = (ig_cost_params){ .ts = 0, .tw = 0, .to = 1 };
+    ck_assert_double_eq(ig_cost_fc_half(4, 4, 1, &c), 3);
+    ck_assert_double_eq(ig_cost_root_gathering(4, 4, 1, &c), 3 + 2 * 3); /* log 4 + 1 + 2 log 5 */
+}
+END_TEST
+
+/* The direct algorithm: one start-up, then every block as its own message
+ * (t_o + k t_w) at the busiest endpoint: a sender sends q, a receiver
+ * receives p. */
+START_TEST(direct_half_hand_values)
+{
+    const ig_cost_params latency = { .ts = 1, .tw = 0, .to = 0 }, message = { .ts = 0, .tw = 0, .to = 1 },
+                         bytes = { .ts = 0, .tw = 1, .to = 0 };
+    for (int p = 1; p <= 16; p++)
+        for (int q = 1; q <= 16; q++) {
+            int most = p > q ? p : q;
+            REQUIRE(ig_cost_direct_half(p, q, 10, &latency) == 1, "p=%d q=%d", p, q);
+            REQUIRE(ig_cost_direct_half(p, q, 10, &message) == most, "p=%d q=%d", p, q);
+            REQUIRE(ig_cost_direct_half(p, q, 10, &bytes) == 10.0 * most, "p=%d q=%d", p, q);
+        }
+    ck_assert_double_eq(ig_cost_direct_half(3, 5, 10, &message), 5);
+    ck_assert_double_eq(ig_cost_direct_half(6, 2, 10, &bytes), 60);
+    /* All three: t_s + max(p, q) (t_o + k t_w). */
+    const ig_cost_params all = { .ts = 1, .tw = 0.5, .to = 2 };
+    ck_assert_double_eq(ig_cost_direct_half(3, 5, 4, &all), 1 + 5 * (2 + 4 * 0.5)); /* 21 */
+    ck_assert_double_eq_tol(ig_cost_direct_half(4, 4, 1 << 20, &ig_cost_default),
+                            5e-6 + 4 * (1e-6 + 1048576 * 1e-10), 1e-15);
+}
+END_TEST
+
+/* Both ways at once: each process sends n_remote blocks and receives
+ * n_remote (2 n_remote messages), links carry both directions, so the
+ * bytes are n_remote times the larger block; the busier group decides. */
+START_TEST(direct_full_hand_values)
+{
+    const ig_cost_params latency = { .ts = 1, .tw = 0, .to = 0 }, message = { .ts = 0, .tw = 0, .to = 1 },
+                         bytes = { .ts = 0, .tw = 1, .to = 0 };
+    ck_assert_double_eq(ig_cost_direct_full(3, 10, 5, 20, &latency), 1);
+    ck_assert_double_eq(ig_cost_direct_full(3, 10, 5, 20, &message), 10); /* 2 * 5 */
+    ck_assert_double_eq(ig_cost_direct_full(3, 10, 5, 20, &bytes), 100);  /* 5 * max(10, 20) */
+    ck_assert_double_eq(ig_cost_direct_full(5, 30, 3, 20, &bytes), 150);  /* 5 * 30 */
+    ck_assert_double_eq(ig_cost_direct_full(1, 1, 1, 1, &message), 2);
+    const ig_cost_params all = { .ts = 1, .tw = 0.5, .to = 2 };
+    /* max(1 + 2*4*2 + 4*8*0.5, 1 + 2*2*2 + 2*8*0.5) = max(33, 17) */
+    ck_assert_double_eq(ig_cost_direct_full(2, 8, 4, 6, &all), 33);
+}
+END_TEST
+
+/* Spread: each receiver gets its range of ceil(p / q) blocks posted at once
+ * (one start-up), then the receivers allgather: log q rounds, and the
+ * p - floor(p / q) blocks a receiver lacks at most. */
+START_TEST(spread_half_hand_values)
+{
+    const ig_cost_params latency = { .ts = 1, .tw = 0, .to = 0 }, message = { .ts = 0, .tw = 0, .to = 1 },
+                         bytes = { .ts = 0, .tw = 1, .to = 0 };
+    ck_assert_double_eq(ig_cost_spread_half(8, 3, 10, &latency), 1 + 2); /* 1 + log 3 */
+    ck_assert_double_eq(ig_cost_spread_half(8, 3, 10, &message), 3 + 2); /* ceil(8/3) + log 3 */
+    ck_assert_double_eq(ig_cost_spread_half(8, 3, 10, &bytes), 30 + 60); /* 3 k + (8 - 2) k */
+    /* One receiver: no allgather. */
+    ck_assert_double_eq(ig_cost_spread_half(5, 1, 10, &latency), 1);
+    ck_assert_double_eq(ig_cost_spread_half(5, 1, 10, &message), 5);
+    ck_assert_double_eq(ig_cost_spread_half(5, 1, 10, &bytes), 50);
+    /* p a multiple of q. */
+    ck_assert_double_eq(ig_cost_spread_half(8, 4, 1, &bytes), 2 + 6);
+    ck_assert_double_eq(ig_cost_spread_half(8, 4, 1, &message), 2 + 2);
+    const ig_cost_params all = { .ts = 1, .tw = 0.5, .to = 2 };
+    /* 1 + 2 (2 + 2) + log 2 (1 + 2) + (4 - 2) 4 0.5 = 1 + 8 + 3 + 4 */
+    ck_assert_double_eq(ig_cost_spread_half(4, 2, 4, &all), 16);
+}
+END_TEST
+
+/* The default network model: at p = q the direct algorithm costs no more
+ * than fc at every block size: fc - direct = (1 + log p)(t_s + t_o) - t_s
+ * - p t_o, whatever k, > 0 for 2 <= p <= 30, 0 at p = 1 and 31 (the two
+ * are level), < 0 from 32. */
+START_TEST(direct_wins_at_p_equals_q)
+{
+    const ig_cost_params *c = &ig_cost_default;
+    for (int p = 1; p <= 32; p++)
+        for (double k = 1; k <= (double)(1ull << 34); k *= 1.9) {
+            double direct = ig_cost_direct_half(p, p, k, c), fc = ig_cost_fc_half(p, p, k, c);
+            if (p == 1 || p == 31)
+                REQUIRE(direct <= fc * (1 + 1e-12), "p=q=%d k=%.0f: direct %g, fc %g", p, k, direct, fc);
+            else if (p < 31)
+                REQUIRE(direct < fc, "p=q=%d k=%.0f: direct %g, fc %g", p, k, direct, fc);
+            else
+                REQUIRE(fc < direct, "p=q=%d k=%.0f: direct %g, fc %g", p, k, direct, fc);
+        }
+}
+END_TEST
+
+/* Fewer senders than receivers (q >= p + 2), large blocks: fc's (p + 1) k
+ * beats direct's q k; e.g. 4 to 12 at 1 MiB. */
+START_TEST(fc_family_wins_for_few_senders)
+{
+    const ig_cost_params *c = &ig_cost_default;
+    double MiB = 1 << 20;
+    ck_assert(ig_cost_fc_half(4, 12, MiB, c) < ig_cost_direct_half(4, 12, MiB, c));
+    ck_assert(ig_cost_fc_half(4, 12, MiB, c) < 0.5 * ig_cost_direct_half(4, 12, MiB, c));
+    for (int p = 1; p <= 32; p++)
+        for (int q = p + 2; q <= 32; q++)
+            for (double k = MiB; k <= 64 * MiB; k *= 4)
+                REQUIRE(ig_cost_fc_half(p, q, k, c) < ig_cost_direct_half(p, q, k, c), "p=%d q=%d k=%.0f", p, q, k);
+    /* Small blocks, the other way round: direct's one start-up wins. */
+    ck_assert(ig_cost_direct_half(4, 12, 1024, c) < ig_cost_fc_half(4, 12, 1024, c));
+}
+END_TEST
+
+/* Both groups compute each full-duplex cost with the groups in their own
+ * order: every one is symmetric in (A, B), exactly. */
+START_TEST(full_duplex_costs_are_symmetric)
+{
+    const ig_cost_params *models[] = { &ig_cost_default, &ig_cost_shared_memory };
+    for (int m = 0; m < 2; m++)
+        for (int na = 1; na <= 33; na++)
+            for (int nb = 1; nb <= 33; nb++)
+                for (double ka = 1; ka <= (double)(1 << 26); ka *= 11)
+                    for (double kb = 1; kb <= (double)(1 << 26); kb *= 13) {
+                        const ig_cost_params *c = models[m];
+                        REQUIRE(ig_cost_direct_full(na, ka, nb, kb, c) == ig_cost_direct_full(nb, kb, na, ka, c),
+                                "direct na=%d ka=%.0f nb=%d kb=%.0f", na, ka, nb, kb);
+                        REQUIRE(ig_cost_fd(na, ka, nb, kb, c) == ig_cost_fd(nb, kb, na, ka, c),
+                                "fd na=%d ka=%.0f nb=%d kb=%.0f", na, ka, nb, kb);
+                        REQUIRE(ig_cost_root_gathering_full(na, ka, nb, kb, c) ==
+                                    ig_cost_root_gathering_full(nb, kb, na, ka, c),
+                                "root gathering na=%d ka=%.0f nb=%d kb=%.0f", na, ka, nb, kb);
+                    }
+    /* Direct both ways costs at least one way, and with equal groups and
+     * blocks no more than the two ways one after the other. */
+    for (int n = 1; n <= 32; n++)
+        for (double k = 1; k <= (double)(1 << 26); k *= 7) {
+            const ig_cost_params *c = &ig_cost_default;
+            double full = ig_cost_direct_full(n, k, n, k, c), half = ig_cost_direct_half(n, n, k, c);
+            REQUIRE(full >= half && full <= 2 * half, "n=%d k=%.0f: full %g, half %g", n, k, full, half);
+        }
 }
 END_TEST
 
@@ -80,6 +216,12 @@ int main(void)
     tcase_add_test(tc, ranges_partition_blocks);
     tcase_add_test(tc, large_sizes_do_not_overflow);
     tcase_add_test(tc, cost_model_matches_hand_values);
+    tcase_add_test(tc, direct_half_hand_values);
+    tcase_add_test(tc, direct_full_hand_values);
+    tcase_add_test(tc, spread_half_hand_values);
+    tcase_add_test(tc, direct_wins_at_p_equals_q);
+    tcase_add_test(tc, fc_family_wins_for_few_senders);
+    tcase_add_test(tc, full_duplex_costs_are_symmetric);
     tcase_add_test(tc, choice_is_symmetric);
     tcase_add_test(tc, full_duplex_wins_for_large_blocks);
     suite_add_tcase(s, tc);

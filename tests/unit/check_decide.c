@@ -1,13 +1,28 @@
 /*
  * Unit tests: the decision (decide.h), pure, by enumeration.
  *
- * For every operation, duplex case, 1 <= p, q <= 8, block sizes and totals
- * around every threshold (min_bytes, IG_GROUP_RING_MIN_BYTES, INT_MAX) and
- * every combination of settings, the choice is compared with one derived
- * here from the specification in the headers (decide.h, algorithms.h,
- * settings.h), field by field, and with the choice for the same shape with
- * the groups swapped, which must be its mirror image: both groups decide
- * on their own, and must agree.
+ * For every operation, duplex case, 1 <= p, q <= 8, both node counts (one
+ * shared-memory node: the settings' shm_model; more: net_model), block
+ * sizes and totals around every threshold (min_bytes,
+ * IG_GROUP_RING_MIN_BYTES, INT_MAX), every combination of settings, every
+ * forced algorithm and several cost models, the choice is compared with one
+ * derived here from the specification (decide.h, settings.h, cost_model.h),
+ * field by field, and with the choice for the same shape with the groups
+ * swapped, which must be its mirror image: both groups decide on their
+ * own, and must agree.
+ *
+ * The specification, for sender g, p = n[g], q = n[1-g], k = total[g] / p
+ * and the model m of the node count:
+ *   half duplex: ring (topology ring with algorithm auto, or forced ring);
+ *     forced direct: direct; otherwise the fc family (spread for p > q
+ *     unless join is allowed, else fc), replaced with auto by direct when
+ *     its cost is no higher; then with auto and no ring, native
+ *     (IG_FALLBACK_MODEL) when root gathering is cheaper than the choice.
+ *   full duplex, auto and no ring: the cheapest of one exchange, direct
+ *     both ways and the two half passes (ties in that order), native
+ *     (MODEL) when root gathering is cheaper than all three; forced
+ *     full-duplex: one exchange; forced direct: one direct step; any other
+ *     forced algorithm, or the ring: two passes, group 0's data first.
  */
 #include "decide.h"
 
@@ -26,33 +41,78 @@
 #define MAX_N 8
 #define RING_MIN IG_GROUP_RING_MIN_BYTES
 #define BIG ((uint64_t)INT_MAX + 1)
+#define DIRECT_WINDOW 16
+
+/* ---- cost models ----------------------------------------------------------- */
+
+/* Per-message cost so high that the direct algorithm's many messages lose to
+ * root gathering's few rounds (p > q, small blocks): the model sends calls
+ * to the MPI library. */
+static const ig_cost_params model_huge_to = { .ts = 1e-6, .tw = 1e-10, .to = 1e-3 };
+/* Latency only, and bandwidth only: the extremes of the model. */
+static const ig_cost_params model_latency = { .ts = 1e-5, .tw = 0, .to = 1e-7 };
+static const ig_cost_params model_bandwidth = { .ts = 0, .tw = 1e-9, .to = 0 };
+
+/* (net_model, shm_model) pairs.  Each model appears on both sides of some
+ * pair, so a decision that reads the wrong one is caught. */
+typedef struct {
+    const ig_cost_params *net, *shm;
+} model_pair;
+static const model_pair model_pairs[] = {
+    { &ig_cost_default, &ig_cost_shared_memory },
+    { &model_huge_to, &ig_cost_default },
+    { &ig_cost_default, &model_huge_to },
+    { &model_latency, &model_bandwidth },
+    { &model_bandwidth, &model_latency },
+};
+#define N_MODEL_PAIRS ((int)(sizeof model_pairs / sizeof model_pairs[0]))
 
 /* ---- settings ------------------------------------------------------------ */
 
-#define MAX_SETTINGS 256
+#define MAX_SETTINGS 1024
 static ig_settings all_settings[MAX_SETTINGS];
 static int n_settings;
 
-static const uint64_t min_bytes_values[] = { 0, 4096, IG_DEFAULT_MIN_BYTES };
+static const uint64_t min_bytes_values[] = { 0, 4096 };
 #define N_MIN_BYTES ((int)(sizeof min_bytes_values / sizeof min_bytes_values[0]))
 
-/* Every combination; the native topology only when `with_native`. */
+/* Every algorithm setting the decision sees: auto and each table entry
+ * (native never reaches ig_decide: ig_decide_active turns it away). */
+static const int algorithm_values[] = { IG_ALGORITHM_AUTO, IG_ALG_DIRECT, IG_ALG_FC, IG_ALG_SPREAD,
+                                        IG_ALG_FULL_DUPLEX, IG_ALG_RING };
+#define N_ALGORITHMS ((int)(sizeof algorithm_values / sizeof algorithm_values[0]))
+
+static void add_setting(ig_topology t, int many, int g, int r, int b, int algorithm, int mp)
+{
+    ck_assert_int_lt(n_settings, MAX_SETTINGS);
+    ig_settings *s = &all_settings[n_settings++];
+    ig_settings_defaults(s);
+    s->topology = t;
+    s->many_senders = many ? IG_MANY_SENDERS_JOIN : IG_MANY_SENDERS_SPREAD;
+    s->group_stage = (ig_group_stage)g;
+    s->ring_schedule = r ? IG_RING_PAPER : IG_RING_OPTIMAL;
+    s->min_bytes = min_bytes_values[b];
+    s->algorithm = algorithm;
+    s->net_model = *model_pairs[mp].net;
+    s->shm_model = *model_pairs[mp].shm;
+}
+
+/* Every combination of the enumerated settings: with auto, every model pair
+ * (the model decides); forced algorithms read no model, one pair will do.
+ * The native topology only when `with_native`. */
 static void build_settings(int with_native)
 {
     n_settings = 0;
     for (int t = 0; t <= (with_native ? IG_TOPOLOGY_NATIVE : IG_TOPOLOGY_RING); t++)
         for (int m = 0; m < 2; m++)
             for (int g = 0; g < IG_GROUP_STAGE_COUNT; g++)
-                for (int r = 0; r < 2; r++)
-                    for (int b = 0; b < N_MIN_BYTES; b++) {
-                        ig_settings *s = &all_settings[n_settings++];
-                        ig_settings_defaults(s);
-                        s->topology = (ig_topology)t;
-                        s->many_senders = m ? IG_MANY_SENDERS_JOIN : IG_MANY_SENDERS_SPREAD;
-                        s->group_stage = (ig_group_stage)g;
-                        s->ring_schedule = r ? IG_RING_PAPER : IG_RING_OPTIMAL;
-                        s->min_bytes = min_bytes_values[b];
-                    }
+                /* The ring schedule only matters to the ring, min_bytes only
+                 * to small calls: varied together. */
+                for (int rb = 0; rb < N_MIN_BYTES; rb++)
+                    for (int a = 0; a < N_ALGORITHMS; a++)
+                        for (int mp = 0; mp < (algorithm_values[a] == IG_ALGORITHM_AUTO ? N_MODEL_PAIRS : 1); mp++)
+                            add_setting((ig_topology)t, m, g, rb, rb, algorithm_values[a],
+                                        (mp + g + t) % N_MODEL_PAIRS);
 }
 
 /* ---- the case under test, printed only when something fails ------------------ */
@@ -66,25 +126,29 @@ typedef struct {
 
 static const char *case_text(const test_case *t)
 {
-    static char buf[1024];
+    static char buf[1536];
     const ig_shape *sh = t->shape;
     const ig_settings *s = t->s;
     int len = snprintf(buf, sizeof buf,
-                       "\n  op=%s n=(%d,%d) max_block=(%" PRIu64 ",%" PRIu64 ") total=(%" PRIu64 ",%" PRIu64
+                       "\n  op=%s n=(%d,%d) nodes=%d max_block=(%" PRIu64 ",%" PRIu64 ") total=(%" PRIu64 ",%" PRIu64
                        ") overlaps=(%d,%d) reason=%d sizes=%d"
-                       "\n  settings: topology=%d min_bytes=%" PRIu64 " ring_schedule=%d group_stage=%d many_senders=%d"
+                       "\n  settings: topology=%d algorithm=%d min_bytes=%" PRIu64
+                       " ring_schedule=%d group_stage=%d many_senders=%d"
+                       "\n  net_model=(%g,%g,%g) shm_model=(%g,%g,%g)"
                        "\n  got: kind=%d native_reason=%d served_as=%d nsteps=%d",
-                       t->allgatherv ? "allgatherv" : "allgather", sh->n[0], sh->n[1], sh->max_block[0],
+                       t->allgatherv ? "allgatherv" : "allgather", sh->n[0], sh->n[1], sh->nodes, sh->max_block[0],
                        sh->max_block[1], sh->total[0], sh->total[1], sh->send_overlaps[0], sh->send_overlaps[1],
-                       (int)sh->reason, (int)sh->sizes, (int)s->topology, s->min_bytes, (int)s->ring_schedule,
-                       (int)s->group_stage, (int)s->many_senders, (int)t->got->kind, (int)t->got->native_reason,
-                       (int)t->got->served_as, t->got->nsteps);
+                       (int)sh->reason, (int)sh->sizes, (int)s->topology, s->algorithm, s->min_bytes,
+                       (int)s->ring_schedule, (int)s->group_stage, (int)s->many_senders, s->net_model.ts,
+                       s->net_model.tw, s->net_model.to, s->shm_model.ts, s->shm_model.tw, s->shm_model.to,
+                       (int)t->got->kind, (int)t->got->native_reason, (int)t->got->served_as, t->got->nsteps);
     for (int i = 0; i < 2 && i < t->got->nsteps && len < (int)sizeof buf; i++) {
         const ig_step *st = &t->got->steps[i];
         len += snprintf(buf + len, sizeof buf - (size_t)len,
-                        "\n  step %d: algorithm=%d sender=%d ring_schedule=%d stage=(%d,%d) relay_bytes=%" PRIu64, i,
-                        (int)st->algorithm, st->sender, (int)st->ring_schedule, (int)st->stage[0],
-                        (int)st->stage[1], st->relay_bytes);
+                        "\n  step %d: algorithm=%d sender=%d ring_schedule=%d stage=(%d,%d) relay_bytes=%" PRIu64
+                        " window=%d",
+                        i, (int)st->algorithm, st->sender, (int)st->ring_schedule, (int)st->stage[0],
+                        (int)st->stage[1], st->relay_bytes, st->window);
     }
     return buf;
 }
@@ -100,26 +164,52 @@ static ig_group_stage want_stage(ig_group_stage setting, uint64_t total, int mem
     return total >= RING_MIN * (uint64_t)members ? IG_GROUP_STAGE_RING : IG_GROUP_STAGE_MPI;
 }
 
-/* What the spec says of a half-duplex step from group `sender`. */
-static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s)
+/* One shared-memory node: the shm model; more nodes: the net model. */
+static const ig_cost_params *want_model(const ig_shape *sh, const ig_settings *s)
+{
+    return sh->nodes == 1 ? &s->shm_model : &s->net_model;
+}
+
+static int want_ring(const ig_settings *s)
+{
+    return s->algorithm == IG_ALG_RING || (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_RING);
+}
+
+/* What the spec says of a half-duplex step from group `sender`, and its
+ * cost in the model (unused for the ring). */
+static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s, double *cost)
 {
     ig_step st;
     memset(&st, 0, sizeof st);
     int p = sh->n[sender], q = sh->n[1 - sender];
+    double k = (double)sh->total[sender] / p;
+    const ig_cost_params *m = want_model(sh, s);
     st.sender = sender;
-    if (s->topology == IG_TOPOLOGY_RING) {
+    *cost = 0;
+    if (want_ring(s)) {
         st.algorithm = IG_ALG_RING;
         st.ring_schedule = s->ring_schedule;
         st.relay_bytes = sh->max_block[sender];
+        return st;
+    }
+    if (s->algorithm == IG_ALG_DIRECT) {
+        st.algorithm = IG_ALG_DIRECT;
+        *cost = ig_cost_direct_half(p, q, k, m);
         return st;
     }
     int join_allowed = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
     if (p <= q || join_allowed) {
         st.algorithm = IG_ALG_FC;
         st.stage[1] = want_stage(s->group_stage, sh->total[sender], p);
+        *cost = ig_cost_fc_half(p, q, k, m);
     } else {
         st.algorithm = IG_ALG_SPREAD;
         st.stage[1] = want_stage(s->group_stage, sh->total[sender], q);
+        *cost = ig_cost_spread_half(p, q, k, m);
+    }
+    if (s->algorithm == IG_ALGORITHM_AUTO && ig_cost_direct_half(p, q, k, m) <= *cost) {
+        *cost = ig_cost_direct_half(p, q, k, m);
+        st.algorithm = IG_ALG_DIRECT;
     }
     return st;
 }
@@ -135,10 +225,57 @@ static ig_step want_one_exchange(const ig_shape *sh, const ig_settings *s)
     return st;
 }
 
+static ig_step want_direct_full(void)
+{
+    ig_step st;
+    memset(&st, 0, sizeof st);
+    st.algorithm = IG_ALG_DIRECT;
+    st.sender = -1;
+    return st;
+}
+
 static void want_native(ig_choice *w, ig_fallback why)
 {
     w->kind = IG_DECISION_NATIVE;
     w->native_reason = why;
+}
+
+static void want_full(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *w)
+{
+    const ig_cost_params *m = want_model(sh, s);
+    double k0 = (double)sh->total[0] / sh->n[0], k1 = (double)sh->total[1] / sh->n[1], c0, c1;
+    ig_step pass0 = want_half(sh, 0, allgatherv, s, &c0), pass1 = want_half(sh, 1, allgatherv, s, &c1);
+    if (s->algorithm == IG_ALG_FULL_DUPLEX) {
+        w->nsteps = 1;
+        w->steps[0] = want_one_exchange(sh, s);
+        return;
+    }
+    if (s->algorithm == IG_ALG_DIRECT) {
+        w->nsteps = 1;
+        w->steps[0] = want_direct_full();
+        return;
+    }
+    if (s->algorithm == IG_ALGORITHM_AUTO && !want_ring(s)) {
+        double one = ig_cost_fd(sh->n[0], k0, sh->n[1], k1, m);
+        double direct = ig_cost_direct_full(sh->n[0], k0, sh->n[1], k1, m);
+        double two = c0 + c1;
+        double native = ig_cost_root_gathering_full(sh->n[0], k0, sh->n[1], k1, m);
+        if (native < one && native < direct && native < two)
+            return want_native(w, IG_FALLBACK_MODEL);
+        if (one <= direct && one <= two) {
+            w->nsteps = 1;
+            w->steps[0] = want_one_exchange(sh, s);
+            return;
+        }
+        if (direct <= two) {
+            w->nsteps = 1;
+            w->steps[0] = want_direct_full();
+            return;
+        }
+    }
+    w->nsteps = 2;
+    w->steps[0] = pass0;
+    w->steps[1] = pass1;
 }
 
 static void want_choice(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *w)
@@ -158,25 +295,20 @@ static void want_choice(const ig_shape *sh, int allgatherv, const ig_settings *s
     }
     if (sh->max_block[0] < s->min_bytes && sh->max_block[1] < s->min_bytes)
         return want_native(w, IG_FALLBACK_SMALL);
-    if (s->topology == IG_TOPOLOGY_RING && (sh->max_block[0] > INT_MAX || sh->max_block[1] > INT_MAX))
+    if (want_ring(s) && (sh->max_block[0] > INT_MAX || sh->max_block[1] > INT_MAX))
         return want_native(w, IG_FALLBACK_ARGUMENTS);
     w->kind = IG_DECISION_SERVE;
     w->served_as = s->topology;
-    if (sh->total[0] > 0 && sh->total[1] > 0) {
-        double avg0 = (double)sh->total[0] / sh->n[0], avg1 = (double)sh->total[1] / sh->n[1];
-        if (s->topology == IG_TOPOLOGY_FULLY_CONNECTED &&
-            ig_fd_preferred(sh->n[0], avg0, sh->n[1], avg1, &ig_cost_default)) {
-            w->nsteps = 1;
-            w->steps[0] = want_one_exchange(sh, s);
-        } else {
-            w->nsteps = 2;
-            w->steps[0] = want_half(sh, 0, allgatherv, s);
-            w->steps[1] = want_half(sh, 1, allgatherv, s);
-        }
-        return;
-    }
+    if (sh->total[0] > 0 && sh->total[1] > 0)
+        return want_full(sh, allgatherv, s, w);
+    int sender = sh->total[0] > 0 ? 0 : 1, p = sh->n[sender], q = sh->n[1 - sender];
+    double cost;
+    ig_step st = want_half(sh, sender, allgatherv, s, &cost);
+    if (s->algorithm == IG_ALGORITHM_AUTO && !want_ring(s) &&
+        ig_cost_root_gathering(p, q, (double)sh->total[sender] / p, want_model(sh, s)) < cost)
+        return want_native(w, IG_FALLBACK_MODEL);
     w->nsteps = 1;
-    w->steps[0] = want_half(sh, sh->total[0] > 0 ? 0 : 1, allgatherv, s);
+    w->steps[0] = st;
 }
 
 static int stage_valid(ig_group_stage g)
@@ -199,6 +331,10 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
         REQUIRE(g->relay_bytes == w->relay_bytes, "step %d: relay_bytes %" PRIu64 ", want %" PRIu64 "%s", i,
                 g->relay_bytes, w->relay_bytes, case_text(t));
         break;
+    case IG_ALG_DIRECT:
+        REQUIRE(g->window == DIRECT_WINDOW, "step %d: window %d, want %d%s", i, g->window, DIRECT_WINDOW,
+                case_text(t));
+        break;
     case IG_ALG_FULL_DUPLEX:
         REQUIRE(g->stage[0] == w->stage[0], "step %d: stage[0] %d, want %d%s", i, g->stage[0], w->stage[0],
                 case_text(t));
@@ -219,7 +355,11 @@ static void compare_choice(const test_case *t, const ig_choice *w)
                 w->native_reason, case_text(t));
     if (w->kind != IG_DECISION_SERVE)
         return;
-    REQUIRE(g->served_as == w->served_as, "served_as %d, want %d%s", g->served_as, w->served_as, case_text(t));
+    /* What the summary counts a call as; with a forced algorithm the
+     * topology setting is not what ran, so only auto is held to it. */
+    if (t->s->algorithm == IG_ALGORITHM_AUTO)
+        REQUIRE(g->served_as == w->served_as, "served_as %d, want %d%s", g->served_as, w->served_as,
+                case_text(t));
     REQUIRE(g->nsteps == w->nsteps, "nsteps %d, want %d%s", g->nsteps, w->nsteps, case_text(t));
     for (int i = 0; i < w->nsteps; i++)
         compare_step(t, i, &w->steps[i]);
@@ -251,6 +391,7 @@ static void require_mirror_step(const test_case *t, const ig_step *a, const ig_s
             case_text(t));
     REQUIRE(a->ring_schedule == m->ring_schedule, "mirror: ring_schedule%s", case_text(t));
     REQUIRE(a->relay_bytes == m->relay_bytes, "mirror: relay_bytes%s", case_text(t));
+    REQUIRE(a->window == m->window, "mirror: window %d vs %d%s", a->window, m->window, case_text(t));
     /* Half duplex: the pair's first group is the senders either way; full
      * duplex: it is the low group, so the stages trade places. */
     int swap = a->sender < 0;
@@ -279,50 +420,114 @@ static void require_mirror(const test_case *t, const ig_choice *m)
 /* ---- outcome counters: every branch of the spec is reached ------------------------ */
 
 enum {
-    SEEN_EMPTY, SEEN_SMALL, SEEN_ARGS, SEEN_FC, SEEN_SPREAD, SEEN_FD, SEEN_TWO_FC_HALVES, SEEN_RING1, SEEN_RING2,
-    SEEN_STAGE_RING, SEEN_STAGE_MPI, SEEN_JOIN_FC, SEEN_COUNT
+    SEEN_EMPTY, SEEN_SMALL, SEEN_ARGS, SEEN_MODEL_HALF, SEEN_MODEL_FULL, SEEN_FC, SEEN_SPREAD, SEEN_JOIN_FC,
+    SEEN_DIRECT_HALF, SEEN_AUTO_DIRECT_OVER_FC, SEEN_AUTO_DIRECT_OVER_SPREAD, SEEN_AUTO_FC, SEEN_AUTO_SPREAD,
+    SEEN_DIRECT_FULL, SEEN_AUTO_DIRECT_FULL, SEEN_FD, SEEN_AUTO_FD, SEEN_TWO_PASSES, SEEN_AUTO_TWO_PASSES,
+    SEEN_AUTO_MIXED_PASSES, SEEN_RING1, SEEN_RING2, SEEN_STAGE_RING, SEEN_STAGE_MPI, SEEN_SHM_SERVED,
+    SEEN_NET_SERVED, SEEN_COUNT
+};
+static const char *seen_names[SEEN_COUNT] = {
+    "empty", "small", "arguments", "model native (half duplex)", "model native (full duplex)", "fc", "spread",
+    "fc with p > q (join)", "direct half duplex", "auto: direct over fc", "auto: direct over spread",
+    "auto: fc", "auto: spread", "direct full duplex", "auto: direct full duplex", "one exchange",
+    "auto: one exchange", "two passes", "auto: two fc-family/direct passes", "auto: two passes of different algorithms",
+    "ring half", "ring full", "stage ring", "stage mpi", "served on one node", "served on several nodes"
 };
 static long seen[SEEN_COUNT];
+/* Served calls per forced algorithm (index: the ig_algorithm), half and full
+ * duplex. */
+static long forced_seen[IG_ALG_COUNT][2];
 
-static void count(const ig_choice *c, const ig_shape *sh)
+static void count(const ig_choice *c, const ig_shape *sh, int allgatherv, const ig_settings *s)
 {
+    int autom = s->algorithm == IG_ALGORITHM_AUTO, full = sh->total[0] > 0 && sh->total[1] > 0;
     switch (c->kind) {
     case IG_DECISION_EMPTY:
         seen[SEEN_EMPTY]++;
         return;
     case IG_DECISION_NATIVE:
-        seen[c->native_reason == IG_FALLBACK_SMALL ? SEEN_SMALL : SEEN_ARGS]++;
+        if (c->native_reason == IG_FALLBACK_MODEL)
+            seen[full ? SEEN_MODEL_FULL : SEEN_MODEL_HALF]++;
+        else
+            seen[c->native_reason == IG_FALLBACK_SMALL ? SEEN_SMALL : SEEN_ARGS]++;
         return;
-    default:
+    case IG_DECISION_SERVE:
         break;
+    default:
+        return;
     }
+    seen[sh->nodes == 1 ? SEEN_SHM_SERVED : SEEN_NET_SERVED]++;
+    if (!autom)
+        forced_seen[s->algorithm][full]++;
     for (int i = 0; i < c->nsteps; i++) {
         const ig_step *st = &c->steps[i];
+        int half = st->sender >= 0;
+        int p = half ? sh->n[st->sender] : 0, q = half ? sh->n[1 - st->sender] : 0;
         switch (st->algorithm) {
         case IG_ALG_FC:
             seen[SEEN_FC]++;
-            if (sh->n[st->sender] > sh->n[1 - st->sender])
+            seen[SEEN_AUTO_FC] += autom;
+            if (p > q)
                 seen[SEEN_JOIN_FC]++;
             break;
         case IG_ALG_SPREAD:
             seen[SEEN_SPREAD]++;
+            seen[SEEN_AUTO_SPREAD] += autom;
+            break;
+        case IG_ALG_DIRECT:
+            if (half) {
+                seen[SEEN_DIRECT_HALF]++;
+                if (autom) {
+                    /* What the fc family would have run instead. */
+                    int join = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv &&
+                               !sh->send_overlaps[st->sender];
+                    seen[p > q && !join ? SEEN_AUTO_DIRECT_OVER_SPREAD : SEEN_AUTO_DIRECT_OVER_FC]++;
+                }
+            } else {
+                seen[SEEN_DIRECT_FULL]++;
+                seen[SEEN_AUTO_DIRECT_FULL] += autom;
+            }
             break;
         case IG_ALG_FULL_DUPLEX:
             seen[SEEN_FD]++;
+            seen[SEEN_AUTO_FD] += autom;
             break;
         default:
             break;
         }
-        if (st->algorithm != IG_ALG_RING)
+        if (st->algorithm != IG_ALG_RING && st->algorithm != IG_ALG_DIRECT)
             seen[st->stage[1] == IG_GROUP_STAGE_RING ? SEEN_STAGE_RING : SEEN_STAGE_MPI]++;
     }
-    if (c->steps[0].algorithm == IG_ALG_RING)
+    if (c->steps[0].algorithm == IG_ALG_RING) {
         seen[c->nsteps == 1 ? SEEN_RING1 : SEEN_RING2]++;
-    else if (c->nsteps == 2)
-        seen[SEEN_TWO_FC_HALVES]++;
+    } else if (c->nsteps == 2) {
+        seen[SEEN_TWO_PASSES]++;
+        if (autom) {
+            seen[SEEN_AUTO_TWO_PASSES]++;
+            seen[SEEN_AUTO_MIXED_PASSES] += c->steps[0].algorithm != c->steps[1].algorithm;
+        }
+    }
 }
 
-/* ---- one shape: every setting, both operations, against spec and mirror ---------- */
+static void reset_seen(void)
+{
+    memset(seen, 0, sizeof seen);
+    memset(forced_seen, 0, sizeof forced_seen);
+}
+
+/* Every outcome but those in `unreachable` (a mask of 1 << SEEN_...). */
+static void require_all_seen(long cases, unsigned long unreachable)
+{
+    for (int i = 0; i < SEEN_COUNT; i++)
+        REQUIRE(seen[i] > 0 || (unreachable >> i & 1), "outcome '%s' never reached in %ld cases", seen_names[i],
+                cases);
+    for (int a = 0; a < IG_ALG_COUNT; a++)
+        for (int full = 0; full < 2; full++)
+            REQUIRE(forced_seen[a][full] > 0, "forced algorithm %d never served a %s-duplex call in %ld cases", a,
+                    full ? "full" : "half", cases);
+}
+
+/* ---- one shape: every setting, against spec and mirror ---------- */
 
 static void check_shape_all_settings(const ig_shape *sh, int allgatherv)
 {
@@ -337,14 +542,13 @@ static void check_shape_all_settings(const ig_shape *sh, int allgatherv)
         compare_choice(&t, &want);
         ig_decide(&mirrored, allgatherv, s, &mirror);
         require_mirror(&t, &mirror);
-        count(&got, sh);
+        count(&got, sh, allgatherv, s);
     }
 }
 
 /* Block sizes around every threshold. */
 static const uint64_t blocks[] = {
-    0, 1, 4095, 4096, 4097, RING_MIN - 1, RING_MIN, RING_MIN + 1, (uint64_t)1 << 20, INT_MAX, BIG,
-    (uint64_t)1 << 33
+    0, 4095, 4096, RING_MIN - 1, RING_MIN, (uint64_t)1 << 20, INT_MAX, BIG, (uint64_t)1 << 33
 };
 #define N_BLOCKS ((int)(sizeof blocks / sizeof blocks[0]))
 
@@ -372,23 +576,30 @@ static int totals_for(uint64_t b, int n, int p, int q, uint64_t *out)
     return k;
 }
 
-static ig_shape served_shape(int p, int q)
+static ig_shape served_shape(int p, int q, int nodes)
 {
     ig_shape sh;
     memset(&sh, 0, sizeof sh);
     sh.n[0] = p;
     sh.n[1] = q;
+    sh.nodes = nodes;
     sh.reason = IG_FALLBACK_NONE;
     sh.sizes = IG_SIZES_AGREE;
     return sh;
 }
 
+/* The operation and the send types' overlap only matter for join, which
+ * needs MPI_Allgather and a sender group without overlap: MPI_Allgather
+ * with no and either group overlapping, and MPI_Allgatherv. */
+static const int op_overlaps[][2] = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 0 } };
+#define N_OP_OVERLAPS ((int)(sizeof op_overlaps / sizeof op_overlaps[0]))
+
 START_TEST(decide_matches_spec_and_mirror)
 {
     build_settings(0);
-    memset(seen, 0, sizeof seen);
+    reset_seen();
     long cases = 0;
-    for (int op = 0; op < 2; op++)
+    for (int nodes = 1; nodes <= 2; nodes++)
         for (int p = 1; p <= MAX_N; p++)
             for (int q = 1; q <= MAX_N; q++)
                 for (int b0 = 0; b0 < N_BLOCKS; b0++) {
@@ -398,25 +609,57 @@ START_TEST(decide_matches_spec_and_mirror)
                         int nt1 = totals_for(blocks[b1], q, p, q, t1);
                         for (int i0 = 0; i0 < nt0; i0++)
                             for (int i1 = 0; i1 < nt1; i1++)
-                                for (int ov = 0; ov < 4; ov++) {
-                                    ig_shape sh = served_shape(p, q);
+                                for (int oo = 0; oo < N_OP_OVERLAPS; oo++) {
+                                    ig_shape sh = served_shape(p, q, nodes);
                                     sh.max_block[0] = blocks[b0];
                                     sh.max_block[1] = blocks[b1];
                                     sh.total[0] = t0[i0];
                                     sh.total[1] = t1[i1];
-                                    sh.send_overlaps[0] = ov & 1;
-                                    sh.send_overlaps[1] = ov >> 1;
-                                    check_shape_all_settings(&sh, op);
+                                    sh.send_overlaps[0] = op_overlaps[oo][1] & 1;
+                                    sh.send_overlaps[1] = op_overlaps[oo][1] >> 1;
+                                    check_shape_all_settings(&sh, op_overlaps[oo][0]);
                                     cases += n_settings;
                                 }
                     }
                 }
-    /* Every branch of the specification was taken somewhere. */
-    static const char *names[SEEN_COUNT] = { "empty", "small", "arguments", "fc", "spread", "full-duplex",
-                                             "two fc halves", "ring half", "ring full", "stage ring",
-                                             "stage mpi", "fc with p > q (join)" };
-    for (int i = 0; i < SEEN_COUNT; i++)
-        REQUIRE(seen[i] > 0, "outcome '%s' never reached in %ld cases", names[i], cases);
+    /* Every branch of the specification was taken somewhere, but for the
+     * model sending a full-duplex call native, which takes larger groups
+     * (decide_large_groups). */
+    require_all_seen(cases, 1ul << SEEN_MODEL_FULL);
+}
+END_TEST
+
+/* Groups around the model's thresholds: ceil(log2) steps (8/9, 16/17,
+ * 32/33), direct against fc at p = q (31/32 in the default network
+ * model), and the lopsided 1 + 13 that the per-message model sends native
+ * in full duplex. */
+START_TEST(decide_large_groups)
+{
+    static const int ns[] = { 1, 2, 9, 13, 16, 17, 31, 32, 33 };
+    static const uint64_t bs[] = { 0, 1, 4096, RING_MIN, (uint64_t)1 << 20, BIG };
+    enum { NN = sizeof ns / sizeof ns[0], NB = sizeof bs / sizeof bs[0] };
+    build_settings(0);
+    reset_seen();
+    long cases = 0;
+    for (int nodes = 1; nodes <= 2; nodes++)
+        for (int ip = 0; ip < NN; ip++)
+            for (int iq = 0; iq < NN; iq++)
+                for (int b0 = 0; b0 < NB; b0++)
+                    for (int b1 = 0; b1 < NB; b1++)
+                        for (int whole = 0; whole < 4; whole++) {
+                            ig_shape sh = served_shape(ns[ip], ns[iq], nodes);
+                            sh.max_block[0] = bs[b0];
+                            sh.max_block[1] = bs[b1];
+                            /* Every block the largest, or one block alone. */
+                            sh.total[0] = bs[b0] * (uint64_t)(whole & 1 ? ns[ip] : 1);
+                            sh.total[1] = bs[b1] * (uint64_t)(whole & 2 ? ns[iq] : 1);
+                            sh.send_overlaps[1] = whole == 3;
+                            check_shape_all_settings(&sh, whole == 1);
+                            cases += n_settings;
+                        }
+    REQUIRE(seen[SEEN_MODEL_FULL] > 0, "outcome '%s' never reached in %ld cases", seen_names[SEEN_MODEL_FULL],
+            cases);
+    require_all_seen(cases, 0);
 }
 END_TEST
 
@@ -434,7 +677,7 @@ START_TEST(decide_reason_and_sizes_first)
                     for (int iq = 0; iq < 3; iq++)
                         for (int b0 = 0; b0 < 4; b0++)
                             for (int b1 = 0; b1 < 4; b1++) {
-                                ig_shape sh = served_shape(ns[ip], ns[iq]);
+                                ig_shape sh = served_shape(ns[ip], ns[iq], 1 + (b0 + b1) % 2);
                                 sh.reason = (ig_fallback)reason;
                                 sh.sizes = (ig_sizes_verdict)sizes;
                                 sh.max_block[0] = bs[b0];
@@ -443,16 +686,18 @@ START_TEST(decide_reason_and_sizes_first)
                                 sh.total[1] = bs[b1] * (uint64_t)ns[iq];
                                 check_shape_all_settings(&sh, op);
                                 /* And explicitly, independent of want_choice. */
-                                ig_choice c;
-                                ig_decide(&sh, op, &all_settings[0], &c);
-                                if (reason != IG_FALLBACK_NONE) {
-                                    REQUIRE_EQ(c.kind, IG_DECISION_NATIVE);
-                                    REQUIRE_EQ((int)c.native_reason, reason);
-                                } else if (sizes == IG_SIZES_TRUNCATE) {
-                                    REQUIRE_EQ(c.kind, IG_DECISION_TRUNCATE);
-                                } else if (sizes == IG_SIZES_EXPECT_MORE) {
-                                    REQUIRE_EQ(c.kind, IG_DECISION_NATIVE);
-                                    REQUIRE_EQ(c.native_reason, IG_FALLBACK_SIZES_DIFFER);
+                                for (int i = 0; i < n_settings; i++) {
+                                    ig_choice c;
+                                    ig_decide(&sh, op, &all_settings[i], &c);
+                                    if (reason != IG_FALLBACK_NONE) {
+                                        REQUIRE_EQ(c.kind, IG_DECISION_NATIVE);
+                                        REQUIRE_EQ((int)c.native_reason, reason);
+                                    } else if (sizes == IG_SIZES_TRUNCATE) {
+                                        REQUIRE_EQ(c.kind, IG_DECISION_TRUNCATE);
+                                    } else if (sizes == IG_SIZES_EXPECT_MORE) {
+                                        REQUIRE_EQ(c.kind, IG_DECISION_NATIVE);
+                                        REQUIRE_EQ(c.native_reason, IG_FALLBACK_SIZES_DIFFER);
+                                    }
                                 }
                             }
 }
@@ -461,20 +706,39 @@ END_TEST
 START_TEST(decide_active)
 {
     build_settings(1);
-    int natives = 0;
+    int natives = 0, forced_native = 0;
     for (int agree = 0; agree < 2; agree++)
-        for (int i = 0; i < n_settings; i++) {
-            const ig_settings *s = &all_settings[i];
-            ig_fallback f = ig_decide_active(agree, s);
-            /* Settings that differ come first: a process whose own setting
-             * says native must still take the path its peers take. */
-            ig_fallback want = !agree ? IG_FALLBACK_SETTINGS_DIFFER
-                               : s->topology == IG_TOPOLOGY_NATIVE ? IG_FALLBACK_DISABLED
-                                                                   : IG_FALLBACK_NONE;
-            REQUIRE(f == want, "agree=%d topology=%d: %d, want %d", agree, s->topology, f, want);
-            natives += s->topology == IG_TOPOLOGY_NATIVE;
-        }
+        for (int i = 0; i < n_settings; i++)
+            for (int native_algorithm = 0; native_algorithm < 2; native_algorithm++) {
+                ig_settings s = all_settings[i];
+                if (native_algorithm)
+                    s.algorithm = IG_ALGORITHM_NATIVE;
+                ig_fallback f = ig_decide_active(agree, &s);
+                /* Settings that differ come first: a process whose own setting
+                 * says native must still take the path its peers take. */
+                ig_fallback want = !agree ? IG_FALLBACK_SETTINGS_DIFFER
+                                   : s.topology == IG_TOPOLOGY_NATIVE || s.algorithm == IG_ALGORITHM_NATIVE
+                                       ? IG_FALLBACK_DISABLED
+                                       : IG_FALLBACK_NONE;
+                REQUIRE(f == want, "agree=%d topology=%d algorithm=%d: %d, want %d", agree, s.topology, s.algorithm,
+                        f, want);
+                natives += s.topology == IG_TOPOLOGY_NATIVE;
+                forced_native += s.algorithm == IG_ALGORITHM_NATIVE && s.topology != IG_TOPOLOGY_NATIVE;
+            }
     ck_assert_int_gt(natives, 0);
+    ck_assert_int_gt(forced_native, 0);
+    /* Explicitly: every forced algorithm keeps intergather active, native
+     * (even with the fully connected topology) turns it off. */
+    ig_settings s;
+    ig_settings_defaults(&s);
+    ck_assert_int_eq(ig_decide_active(1, &s), IG_FALLBACK_NONE);
+    for (int a = 0; a < IG_ALG_COUNT; a++) {
+        s.algorithm = a;
+        ck_assert_int_eq(ig_decide_active(1, &s), IG_FALLBACK_NONE);
+    }
+    s.algorithm = IG_ALGORITHM_NATIVE;
+    ck_assert_int_eq(ig_decide_active(1, &s), IG_FALLBACK_DISABLED);
+    ck_assert_int_eq(ig_decide_active(0, &s), IG_FALLBACK_SETTINGS_DIFFER);
 }
 END_TEST
 
@@ -489,7 +753,7 @@ START_TEST(decide_one_exchange)
                 for (int d1 = -1; d1 <= 1; d1++)
                     for (int i = 0; i < n_settings; i++) {
                         const ig_settings *s = &all_settings[i];
-                        ig_shape sh = served_shape(n0, n1);
+                        ig_shape sh = served_shape(n0, n1, 1 + i % 2);
                         /* Group 1 assembles group 0's total, over n1 members. */
                         sh.total[0] = RING_MIN * (uint64_t)n1 + (uint64_t)d0;
                         sh.total[1] = RING_MIN * (uint64_t)n0 + (uint64_t)d1;
@@ -511,47 +775,138 @@ START_TEST(decide_one_exchange)
 }
 END_TEST
 
+static ig_shape half_shape(int p, int q, int nodes, uint64_t block)
+{
+    ig_shape sh = served_shape(p, q, nodes);
+    sh.max_block[0] = block;
+    sh.total[0] = block * (uint64_t)p;
+    return sh;
+}
+
+static ig_shape full_shape(int n0, int n1, int nodes, uint64_t b0, uint64_t b1)
+{
+    ig_shape sh = served_shape(n0, n1, nodes);
+    sh.max_block[0] = b0;
+    sh.max_block[1] = b1;
+    sh.total[0] = b0 * (uint64_t)n0;
+    sh.total[1] = b1 * (uint64_t)n1;
+    return sh;
+}
+
 /* A few cases written out by hand. */
 START_TEST(decide_examples)
 {
     ig_settings s;
     ig_settings_defaults(&s);
     ig_choice c;
+    const uint64_t MiB = 1 << 20;
 
-    /* 4 low processes send 1 MiB each to 2: spread by default, receivers'
-     * members average 2 MiB: the ring stage. */
-    ig_shape sh = served_shape(4, 2);
-    sh.max_block[0] = 1 << 20;
-    sh.total[0] = 4 << 20;
-    ig_decide(&sh, 0, &s, &c);
+    /* Default models, p = q: direct (no more expensive than fc at any size,
+     * check_cost_model.c), with its window. */
+    for (int nodes = 1; nodes <= 2; nodes++) {
+        ig_shape eq = half_shape(4, 4, nodes, MiB);
+        ig_decide(&eq, 0, &s, &c);
+        ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
+        ck_assert_int_eq(c.nsteps, 1);
+        ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_DIRECT);
+        ck_assert_int_eq(c.steps[0].sender, 0);
+        ck_assert_int_eq(c.steps[0].window, DIRECT_WINDOW);
+    }
+
+    /* 4 senders, 12 receivers, 1 MiB, between nodes: fc, (p + 1) k t_w
+     * against direct's q k t_w. */
+    ig_shape few = half_shape(4, 12, 2, MiB);
+    ig_decide(&few, 0, &s, &c);
     ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
-    ck_assert_int_eq(c.nsteps, 1);
-    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_SPREAD);
-    ck_assert_int_eq(c.steps[0].sender, 0);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
     ck_assert_int_eq(c.steps[0].stage[1], IG_GROUP_STAGE_RING);
 
-    /* The paper's join for MPI_Allgather only, and not with overlapping send types. */
-    s.many_senders = IG_MANY_SENDERS_JOIN;
-    ig_decide(&sh, 0, &s, &c);
+    /* The model of the node count: p = q = 24, 1 KiB blocks, fc wins within a
+     * node (t_o dear against t_s) and direct between nodes... */
+    ig_shape wide = half_shape(24, 24, 1, 1024);
+    ig_decide(&wide, 0, &s, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
-    ig_decide(&sh, 1, &s, &c);
-    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_SPREAD);
-    sh.send_overlaps[0] = 1;
-    ig_decide(&sh, 0, &s, &c);
-    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_SPREAD);
-    sh.send_overlaps[0] = 0;
+    wide.nodes = 2;
+    ig_decide(&wide, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_DIRECT);
+    /* ... and swapping the two models swaps the choices. */
+    ig_settings swapped = s;
+    swapped.net_model = s.shm_model;
+    swapped.shm_model = s.net_model;
+    ig_decide(&wide, 0, &swapped, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
+    wide.nodes = 1;
+    ig_decide(&wide, 0, &swapped, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_DIRECT);
 
-    /* The high group sends instead: the same, mirrored. */
-    ig_shape hi = served_shape(2, 4);
-    hi.max_block[1] = 1 << 20;
-    hi.total[1] = 4 << 20;
+    /* A per-message cost of 1 ms: 8 senders to 1 receiver, root gathering's
+     * 6 rounds beat direct's and spread's 8 messages: native. */
+    ig_settings dear = s;
+    dear.net_model = model_huge_to;
+    ig_shape many = half_shape(8, 1, 2, 1024);
+    ig_decide(&many, 0, &dear, &c);
+    ck_assert_int_eq(c.kind, IG_DECISION_NATIVE);
+    ck_assert_int_eq(c.native_reason, IG_FALLBACK_MODEL);
+    /* Not within the node (its model is the default), nor when forced or
+     * with the ring. */
+    many.nodes = 1;
+    ig_decide(&many, 0, &dear, &c);
+    ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
+    many.nodes = 2;
+    dear.algorithm = IG_ALG_SPREAD;
+    ig_decide(&many, 0, &dear, &c);
+    ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_SPREAD);
+    dear.algorithm = IG_ALGORITHM_AUTO;
+    dear.topology = IG_TOPOLOGY_RING;
+    ig_decide(&many, 0, &dear, &c);
+    ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RING);
+
+    /* Forced, half duplex: fc and spread name the fc family, which still
+     * takes spread for p > q (and fc for p <= q); full-duplex has no half
+     * form either; direct and ring run as named. */
+    ig_shape hi = half_shape(4, 2, 2, MiB);
+    s.algorithm = IG_ALG_FC;
+    ig_decide(&hi, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_SPREAD);
+    ck_assert_int_eq(c.steps[0].stage[1], IG_GROUP_STAGE_RING); /* 4 MiB over 2 receivers */
+    s.many_senders = IG_MANY_SENDERS_JOIN;
     ig_decide(&hi, 0, &s, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
+    /* Join for MPI_Allgather only, and not with overlapping send types. */
+    ig_decide(&hi, 1, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_SPREAD);
+    hi.send_overlaps[0] = 1;
+    ig_decide(&hi, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_SPREAD);
+    hi.send_overlaps[0] = 0;
+    s.many_senders = IG_MANY_SENDERS_SPREAD;
+    s.algorithm = IG_ALG_SPREAD;
+    ig_decide(&few, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
+    s.algorithm = IG_ALG_FULL_DUPLEX;
+    ig_decide(&few, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
+    s.algorithm = IG_ALG_DIRECT;
+    ig_decide(&few, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_DIRECT);
+    s.algorithm = IG_ALG_RING;
+    ig_decide(&few, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RING);
+    ck_assert_int_eq(c.steps[0].relay_bytes, MiB);
+
+    /* The high group sends: the same, mirrored. */
+    s.algorithm = IG_ALG_FC;
+    ig_shape hi1 = served_shape(2, 4, 2);
+    hi1.max_block[1] = MiB;
+    hi1.total[1] = 4 * MiB;
+    ig_decide(&hi1, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_SPREAD);
     ck_assert_int_eq(c.steps[0].sender, 1);
 
     /* 64 KiB - 1 per member on average: the MPI stage; 64 KiB: the ring. */
-    s.many_senders = IG_MANY_SENDERS_SPREAD;
-    ig_shape eq = served_shape(3, 3);
+    ig_shape eq = served_shape(3, 3, 2);
     eq.max_block[0] = RING_MIN;
     eq.total[0] = 3 * RING_MIN - 1;
     ig_decide(&eq, 1, &s, &c);
@@ -561,30 +916,79 @@ START_TEST(decide_examples)
     ig_decide(&eq, 1, &s, &c);
     ck_assert_int_eq(c.steps[0].stage[1], IG_GROUP_STAGE_RING);
 
-    /* Below min_bytes: native; at it: served. */
-    eq.max_block[0] = IG_DEFAULT_MIN_BYTES - 1;
-    eq.total[0] = 3 * eq.max_block[0];
-    ig_decide(&eq, 0, &s, &c);
+    /* Below min_bytes: native; at it: served.  The default serves 1 byte. */
+    s.algorithm = IG_ALGORITHM_AUTO;
+    ig_shape tiny = half_shape(3, 3, 2, 1);
+    ig_decide(&tiny, 0, &s, &c);
+    ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
+    s.min_bytes = 2;
+    ig_decide(&tiny, 0, &s, &c);
     ck_assert_int_eq(c.kind, IG_DECISION_NATIVE);
     ck_assert_int_eq(c.native_reason, IG_FALLBACK_SMALL);
-    s.min_bytes = 0;
-    ig_decide(&eq, 0, &s, &c);
+    s.min_bytes = 1;
+    ig_decide(&tiny, 0, &s, &c);
     ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
+    s.min_bytes = 0;
 
-    /* Blocks over INT_MAX: fully connected serves them, the ring cannot. */
-    ig_shape big = served_shape(2, 2);
-    big.max_block[0] = big.max_block[1] = BIG;
-    big.total[0] = big.total[1] = 2 * BIG;
+    /* Full duplex, forced: full-duplex one exchange, direct one step both
+     * ways, anything else two passes, group 0's data first. */
+    ig_shape both = full_shape(4, 4, 2, MiB, MiB);
+    s.algorithm = IG_ALG_FULL_DUPLEX;
+    ig_decide(&both, 0, &s, &c);
+    ck_assert_int_eq(c.nsteps, 1);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FULL_DUPLEX);
+    ck_assert_int_eq(c.steps[0].sender, -1);
+    s.algorithm = IG_ALG_DIRECT;
+    ig_decide(&both, 0, &s, &c);
+    ck_assert_int_eq(c.nsteps, 1);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_DIRECT);
+    ck_assert_int_eq(c.steps[0].sender, -1);
+    ck_assert_int_eq(c.steps[0].window, DIRECT_WINDOW);
+    s.algorithm = IG_ALG_SPREAD;
+    ig_decide(&both, 0, &s, &c);
+    ck_assert_int_eq(c.nsteps, 2);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
+    ck_assert_int_eq(c.steps[0].sender, 0);
+    ck_assert_int_eq(c.steps[1].algorithm, IG_ALG_FC);
+    ck_assert_int_eq(c.steps[1].sender, 1);
+
+    /* Full duplex, auto, default net model, 4 + 4 of 1 MiB: the one
+     * exchange's 2 k t_w-ish stage 1 and (n - 1) k group stage against
+     * direct's n k both ways (check_cost_model.c): the cheaper of the two. */
+    s.algorithm = IG_ALGORITHM_AUTO;
+    ig_decide(&both, 0, &s, &c);
+    ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
+    ck_assert_int_eq(c.nsteps, 1);
+    double k = (double)MiB;
+    ck_assert_int_eq(c.steps[0].algorithm,
+                     ig_cost_fd(4, k, 4, k, &ig_cost_default) <= ig_cost_direct_full(4, k, 4, k, &ig_cost_default)
+                         ? IG_ALG_FULL_DUPLEX
+                         : IG_ALG_DIRECT);
+
+    /* Blocks over INT_MAX: fully connected serves them, the ring cannot,
+     * whether chosen by topology or forced; forced direct under the ring
+     * topology is no ring. */
+    ig_shape big = full_shape(2, 2, 2, BIG, BIG);
     ig_decide(&big, 0, &s, &c);
     ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
-    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FULL_DUPLEX);
     s.topology = IG_TOPOLOGY_RING;
+    ig_decide(&big, 0, &s, &c);
+    ck_assert_int_eq(c.kind, IG_DECISION_NATIVE);
+    ck_assert_int_eq(c.native_reason, IG_FALLBACK_ARGUMENTS);
+    s.algorithm = IG_ALG_DIRECT;
+    ig_decide(&big, 0, &s, &c);
+    ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_DIRECT);
+    s.topology = IG_TOPOLOGY_FULLY_CONNECTED;
+    s.algorithm = IG_ALG_RING;
     ig_decide(&big, 0, &s, &c);
     ck_assert_int_eq(c.kind, IG_DECISION_NATIVE);
     ck_assert_int_eq(c.native_reason, IG_FALLBACK_ARGUMENTS);
 
     /* Ring, full duplex: one pass per direction, group 0's data first,
      * each relaying its senders' largest block. */
+    s.algorithm = IG_ALGORITHM_AUTO;
+    s.topology = IG_TOPOLOGY_RING;
     big.max_block[0] = 100000;
     big.max_block[1] = 200000;
     big.total[0] = 150000;
@@ -602,21 +1006,27 @@ START_TEST(decide_examples)
     ck_assert_int_eq(c.steps[1].relay_bytes, 200000);
 
     /* Nothing sent: empty, whatever min_bytes says. */
-    ig_shape none = served_shape(5, 7);
-    s.min_bytes = IG_DEFAULT_MIN_BYTES;
+    ig_shape none = served_shape(5, 7, 2);
+    s.min_bytes = 65536;
     ig_decide(&none, 0, &s, &c);
     ck_assert_int_eq(c.kind, IG_DECISION_EMPTY);
 }
 END_TEST
 
-/* Random shapes (fixed seed), including ones that no real call produces:
- * spec and mirror still hold. */
+/* Random shapes (fixed seed), larger groups, random cost models, including
+ * shapes that no real call produces: spec and mirror still hold. */
 START_TEST(decide_random_shapes)
 {
     build_settings(0);
     srand(20240611);
-    for (int i = 0; i < 4000; i++) {
-        ig_shape sh = served_shape(1 + rand() % 16, 1 + rand() % 16);
+    for (int i = 0; i < 1500; i++) {
+        /* Each round, one setting's models at random. */
+        ig_settings *r = &all_settings[rand() % n_settings];
+        ig_cost_params *m = rand() % 2 ? &r->net_model : &r->shm_model;
+        m->ts = (rand() % 100) * 1e-7;
+        m->tw = (rand() % 100) * 1e-11;
+        m->to = (rand() % 100) * (rand() % 2 ? 1e-8 : 1e-5);
+        ig_shape sh = served_shape(1 + rand() % 40, 1 + rand() % 40, 1 + rand() % 3);
         for (int g = 0; g < 2; g++) {
             int kind = rand() % 4;
             uint64_t b = kind == 0 ? 0 : kind == 1 ? (uint64_t)(rand() % 200000) : kind == 2 ? (uint64_t)rand()
@@ -644,6 +1054,7 @@ int main(void)
     tcase_add_test(tc, decide_one_exchange);
     tcase_add_test(tc, decide_reason_and_sizes_first);
     tcase_add_test(tc, decide_matches_spec_and_mirror);
+    tcase_add_test(tc, decide_large_groups);
     tcase_add_test(tc, decide_random_shapes);
     suite_add_tcase(s, tc);
     return ig_run_suite(s);

@@ -1,9 +1,13 @@
 /* Unit tests: parsing of the INTERGATHER_* settings (no MPI). */
+#define IG_ALGORITHMS_PURE
 #include "settings.h"
+
+#include "algorithms.h"
 
 #include "check_runner.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,14 +110,148 @@ START_TEST(many_senders_words)
 }
 END_TEST
 
+/* INTERGATHER_ALGORITHM: every name of the table, auto and native. */
+START_TEST(algorithm_words)
+{
+    static const struct {
+        const char *word;
+        int value;
+    } words[] = {
+        { "auto", IG_ALGORITHM_AUTO }, { "native", IG_ALGORITHM_NATIVE }, { "direct", IG_ALG_DIRECT },
+        { "fc", IG_ALG_FC },           { "spread", IG_ALG_SPREAD },       { "full-duplex", IG_ALG_FULL_DUPLEX },
+        { "ring", IG_ALG_RING },
+    };
+    int seen[IG_ALG_COUNT] = { 0 };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        int v = 12345;
+        REQUIRE(ig_parse_algorithm(words[i].word, &v) == 0 && v == words[i].value, "'%s': %d, want %d",
+                words[i].word, v, words[i].value);
+        REQUIRE(strcmp(ig_algorithm_setting_name(words[i].value), words[i].word) == 0, "name of %d: '%s', want '%s'",
+                words[i].value, ig_algorithm_setting_name(words[i].value), words[i].word);
+        if (words[i].value >= 0)
+            seen[words[i].value] = 1;
+    }
+    /* The list above is the whole table (algorithms.def), and every entry's
+     * own name parses back to it. */
+    for (int a = 0; a < IG_ALG_COUNT; a++) {
+        const char *name = ig_algorithm_info_of((ig_algorithm)a)->name;
+        REQUIRE(seen[a], "algorithm %d ('%s') not listed here", a, name);
+        int v = -7;
+        REQUIRE(ig_parse_algorithm(name, &v) == 0 && v == a, "'%s': %d, want %d", name, v, a);
+        REQUIRE(strcmp(ig_algorithm_setting_name(a), name) == 0, "name of %d", a);
+    }
+    /* Case and surrounding blanks do not matter. */
+    static const struct {
+        const char *word;
+        int value;
+    } loose[] = { { " Direct ", IG_ALG_DIRECT },   { "FULL-DUPLEX", IG_ALG_FULL_DUPLEX },
+                  { "\tAuto\n", IG_ALGORITHM_AUTO }, { "  NATIVE", IG_ALGORITHM_NATIVE },
+                  { "Ring  ", IG_ALG_RING },         { "sPrEaD", IG_ALG_SPREAD } };
+    for (size_t i = 0; i < sizeof loose / sizeof loose[0]; i++) {
+        int v = 12345;
+        REQUIRE(ig_parse_algorithm(loose[i].word, &v) == 0 && v == loose[i].value, "'%s': %d, want %d",
+                loose[i].word, v, loose[i].value);
+    }
+    ck_assert_str_eq(ig_algorithm_setting_name(IG_ALG_COUNT), "?");
+    ck_assert_str_eq(ig_algorithm_setting_name(-3), "?");
+}
+END_TEST
+
+START_TEST(algorithm_garbage_leaves_value)
+{
+    static const char *bad[] = { "", "   ", "directs", "dir", "full duplex", "fullduplex", "fc,ring", "auto native",
+                                 "0", "1", "-1", "-2", "nativ", "?", "ring\x01" };
+    int v = 12345;
+    ck_assert_int_eq(ig_parse_algorithm(NULL, &v), -1);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        REQUIRE(ig_parse_algorithm(bad[i], &v) == -1, "accepted '%s'", bad[i]);
+    ck_assert_int_eq(v, 12345);
+}
+END_TEST
+
+static int same_model(const ig_cost_params *a, const ig_cost_params *b)
+{
+    return a->ts == b->ts && a->tw == b->tw && a->to == b->to;
+}
+
+/* INTERGATHER_NET_MODEL / _SHM_MODEL: "ts=..,tw=..,to=..", any subset of
+ * the keys, others kept. */
+START_TEST(model_values)
+{
+    const ig_cost_params start = { .ts = 7, .tw = 8, .to = 9 };
+    ig_cost_params m = start;
+    ck_assert_int_eq(ig_parse_model("ts=5e-6,tw=1e-10,to=1e-6", &m), 0);
+    ck_assert(m.ts == 5e-6 && m.tw == 1e-10 && m.to == 1e-6);
+    /* Any order, case of the keys, blanks around entries. */
+    m = start;
+    ck_assert_int_eq(ig_parse_model(" TO=3e-7 , Ts=1e-6,tw=2e-10 ", &m), 0);
+    ck_assert(m.ts == 1e-6 && m.tw == 2e-10 && m.to == 3e-7);
+    /* Keys left out keep their value. */
+    static const struct {
+        const char *text;
+        ig_cost_params want;
+    } partial[] = {
+        { "ts=1e-5", { .ts = 1e-5, .tw = 8, .to = 9 } },
+        { "tw=0", { .ts = 7, .tw = 0, .to = 9 } },
+        { "to=0.5", { .ts = 7, .tw = 8, .to = 0.5 } },
+        { "ts=0,to=2e-6", { .ts = 0, .tw = 8, .to = 2e-6 } },
+        { "tw=1e-9,ts=1e-6", { .ts = 1e-6, .tw = 1e-9, .to = 9 } },
+        { "ts=1e-6,ts=2e-6", { .ts = 2e-6, .tw = 8, .to = 9 } }, /* the last one counts */
+    };
+    for (size_t i = 0; i < sizeof partial / sizeof partial[0]; i++) {
+        m = start;
+        REQUIRE(ig_parse_model(partial[i].text, &m) == 0 && same_model(&m, &partial[i].want),
+                "'%s': (%g,%g,%g), want (%g,%g,%g)", partial[i].text, m.ts, m.tw, m.to, partial[i].want.ts,
+                partial[i].want.tw, partial[i].want.to);
+    }
+}
+END_TEST
+
+START_TEST(model_garbage_leaves_value)
+{
+    static const char *bad[] = {
+        "", "  ", "ts", "ts=", "=1e-6", "ts=-1e-6", "tw=-0.1", "to=-1", "ts=abc", "ts=1e-6x", "ts=1e-6,",
+        ",ts=1e-6", "ts=1e-6,,tw=1e-9", ",", "tx=1e-6", "t=1", "tso=1", "ts=1e-6;tw=1e-9", "ts=1e-6 tw=1e-9",
+        "ts=nan", "ts=1e999", "5e-6", "ts:5e-6",
+        /* A bad entry after good ones: nothing is taken, not even the good ones. */
+        "ts=1e-3,tw=-1", "ts=1e-3,to=junk", "ts=1e-3,tw=1e-9,",
+    };
+    const ig_cost_params start = { .ts = 7, .tw = 8, .to = 9 };
+    ig_cost_params m = start;
+    ck_assert_int_eq(ig_parse_model(NULL, &m), -1);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        REQUIRE(ig_parse_model(bad[i], &m) == -1, "accepted '%s'", bad[i]);
+        REQUIRE(same_model(&m, &start), "'%s' changed the model to (%g,%g,%g)", bad[i], m.ts, m.tw, m.to);
+    }
+}
+END_TEST
+
 /* ig_settings_load against a fake environment. */
-static const char *fake_env[8][2];
+#define FAKE_VARS 16
+static const char *fake_env[FAKE_VARS][2];
 static int warnings;
 static char last_warned[64];
+static char all_warned[512]; /* every warned name, each followed by a blank */
+
+static void fake_reset(void)
+{
+    memset(fake_env, 0, sizeof fake_env);
+    warnings = 0;
+    last_warned[0] = all_warned[0] = '\0';
+}
+
+static void fake_set(const char *name, const char *value)
+{
+    int i = 0;
+    while (i < FAKE_VARS - 1 && fake_env[i][0])
+        i++;
+    fake_env[i][0] = name;
+    fake_env[i][1] = value;
+}
 
 static const char *fake_lookup(const char *name)
 {
-    for (int i = 0; i < 8 && fake_env[i][0]; i++)
+    for (int i = 0; i < FAKE_VARS && fake_env[i][0]; i++)
         if (strcmp(fake_env[i][0], name) == 0)
             return fake_env[i][1];
     return NULL;
@@ -122,33 +260,87 @@ static const char *fake_lookup(const char *name)
 static void fake_warn(const char *name, const char *value, const char *expected)
 {
     warnings++;
-    strncpy(last_warned, name, sizeof last_warned - 1);
+    snprintf(last_warned, sizeof last_warned, "%s", name);
+    size_t len = strlen(all_warned);
+    snprintf(all_warned + len, sizeof all_warned - len, "%s ", name);
 }
 
 START_TEST(load_defaults_when_unset)
 {
-    memset(fake_env, 0, sizeof fake_env);
-    warnings = 0;
+    fake_reset();
     ig_settings s;
     ig_settings_load(&s, fake_lookup, fake_warn);
     ck_assert_int_eq(s.topology, IG_TOPOLOGY_FULLY_CONNECTED);
     ck_assert_uint_eq(s.min_bytes, IG_DEFAULT_MIN_BYTES);
+    ck_assert_uint_eq(s.min_bytes, 0);
     ck_assert_int_eq(s.verbose, 0);
     ck_assert_int_eq(s.ring_schedule, IG_RING_OPTIMAL);
     ck_assert_int_eq(s.group_stage, IG_GROUP_STAGE_AUTO);
     ck_assert_int_eq(s.many_senders, IG_MANY_SENDERS_SPREAD);
+    ck_assert_int_eq(s.algorithm, IG_ALGORITHM_AUTO);
+    ck_assert(same_model(&s.net_model, &ig_cost_default));
+    ck_assert(same_model(&s.shm_model, &ig_cost_shared_memory));
     ck_assert_int_eq(warnings, 0);
+    /* ig_settings_defaults says the same. */
+    ig_settings d;
+    memset(&d, 0xff, sizeof d);
+    ig_settings_defaults(&d);
+    ck_assert(ig_settings_fingerprint(&d) == ig_settings_fingerprint(&s));
+    ck_assert_int_eq(d.verbose, s.verbose);
+}
+END_TEST
+
+START_TEST(load_algorithm_and_models)
+{
+    fake_reset();
+    fake_set(IG_ENV_ALGORITHM, " Spread ");
+    fake_set(IG_ENV_NET_MODEL, "to=2e-6");
+    fake_set(IG_ENV_SHM_MODEL, "ts=3e-6,tw=4e-10,to=5e-7");
+    ig_settings s;
+    ig_settings_load(&s, fake_lookup, fake_warn);
+    ck_assert_int_eq(warnings, 0);
+    ck_assert_int_eq(s.algorithm, IG_ALG_SPREAD);
+    /* A partial model keeps the default's other keys. */
+    ck_assert(s.net_model.ts == ig_cost_default.ts && s.net_model.tw == ig_cost_default.tw &&
+              s.net_model.to == 2e-6);
+    ck_assert(s.shm_model.ts == 3e-6 && s.shm_model.tw == 4e-10 && s.shm_model.to == 5e-7);
+
+    fake_reset();
+    fake_set(IG_ENV_ALGORITHM, "native");
+    ig_settings_load(&s, fake_lookup, fake_warn);
+    ck_assert_int_eq(warnings, 0);
+    ck_assert_int_eq(s.algorithm, IG_ALGORITHM_NATIVE);
+
+    /* Not understood: a warning each, naming the variable, and the default. */
+    fake_reset();
+    fake_set(IG_ENV_ALGORITHM, "fastest");
+    fake_set(IG_ENV_NET_MODEL, "ts=-5e-6");
+    fake_set(IG_ENV_SHM_MODEL, "ts=1e-6,");
+    ig_settings_load(&s, fake_lookup, fake_warn);
+    ck_assert_int_eq(warnings, 3);
+    ck_assert_str_eq(all_warned, IG_ENV_ALGORITHM " " IG_ENV_NET_MODEL " " IG_ENV_SHM_MODEL " ");
+    ck_assert_int_eq(s.algorithm, IG_ALGORITHM_AUTO);
+    ck_assert(same_model(&s.net_model, &ig_cost_default));
+    ck_assert(same_model(&s.shm_model, &ig_cost_shared_memory));
+
+    /* Empty means unset: no warning. */
+    fake_reset();
+    fake_set(IG_ENV_ALGORITHM, "");
+    fake_set(IG_ENV_NET_MODEL, "");
+    fake_set(IG_ENV_SHM_MODEL, "");
+    ig_settings_load(&s, fake_lookup, fake_warn);
+    ck_assert_int_eq(warnings, 0);
+    ck_assert_int_eq(s.algorithm, IG_ALGORITHM_AUTO);
 }
 END_TEST
 
 START_TEST(load_values_and_warn_on_garbage)
 {
-    memset(fake_env, 0, sizeof fake_env);
-    fake_env[0][0] = IG_ENV_TOPOLOGY;   fake_env[0][1] = "ring";
-    fake_env[1][0] = IG_ENV_MIN_BYTES;  fake_env[1][1] = "lots";
-    fake_env[2][0] = IG_ENV_VERBOSE;    fake_env[2][1] = "1";
-    fake_env[3][0] = IG_ENV_RING_SCHEDULE; fake_env[3][1] = "";
-    warnings = 0;
+    fake_reset();
+    fake_set(IG_ENV_TOPOLOGY, "ring");
+    fake_set(IG_ENV_MIN_BYTES, "lots");
+    fake_set(IG_ENV_VERBOSE, "1");
+    fake_set(IG_ENV_RING_SCHEDULE, "");
     ig_settings s;
     ig_settings_load(&s, fake_lookup, fake_warn);
     ck_assert_int_eq(s.topology, IG_TOPOLOGY_RING);
@@ -161,8 +353,10 @@ END_TEST
 
 START_TEST(fingerprint_tracks_algorithm_choice_only)
 {
-    ig_settings a = { IG_TOPOLOGY_FULLY_CONNECTED, 1024, 0, IG_RING_OPTIMAL, IG_GROUP_STAGE_MPI,
-                      IG_MANY_SENDERS_SPREAD };
+    ig_settings a;
+    ig_settings_defaults(&a);
+    a.min_bytes = 1024;
+    a.group_stage = IG_GROUP_STAGE_MPI;
     ig_settings b = a;
     b.verbose = 2;
     ck_assert(ig_settings_fingerprint(&a) == ig_settings_fingerprint(&b));
@@ -183,6 +377,54 @@ START_TEST(fingerprint_tracks_algorithm_choice_only)
 }
 END_TEST
 
+/* Every algorithm setting has its own fingerprint. */
+START_TEST(fingerprint_tracks_algorithm)
+{
+    enum { N = IG_ALG_COUNT + 2 };
+    uint64_t f[N];
+    for (int i = 0; i < N; i++) {
+        ig_settings s;
+        ig_settings_defaults(&s);
+        s.algorithm = i - 2; /* IG_ALGORITHM_NATIVE, _AUTO, then the table */
+        f[i] = ig_settings_fingerprint(&s);
+        for (int j = 0; j < i; j++)
+            REQUIRE(f[i] != f[j], "algorithms %d and %d share a fingerprint", i - 2, j - 2);
+    }
+    ck_assert_int_eq(IG_ALGORITHM_NATIVE, -2);
+    ck_assert_int_eq(IG_ALGORITHM_AUTO, -1);
+}
+END_TEST
+
+/* Every parameter of both models, up or down, changes the fingerprint, and
+ * so does trading the two models. */
+START_TEST(fingerprint_tracks_models)
+{
+    ig_settings a;
+    ig_settings_defaults(&a);
+    uint64_t fa = ig_settings_fingerprint(&a);
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; k < 3; k++)
+            for (int dir = 0; dir < 3; dir++) {
+                ig_settings b = a;
+                ig_cost_params *c = m ? &b.shm_model : &b.net_model;
+                double *v = k == 0 ? &c->ts : k == 1 ? &c->tw : &c->to;
+                *v = dir == 0 ? *v * 2 : dir == 1 ? *v * (1 - 1e-12) : 0;
+                REQUIRE(ig_settings_fingerprint(&b) != fa, "model %d parameter %d change %d: same fingerprint", m, k,
+                        dir);
+            }
+    ig_settings b = a;
+    b.net_model = a.shm_model;
+    b.shm_model = a.net_model;
+    ck_assert(ig_settings_fingerprint(&b) != fa);
+    /* The same values give the same fingerprint. */
+    b = a;
+    b.net_model = (ig_cost_params){ .ts = 1, .tw = 1, .to = 1 };
+    ck_assert_int_eq(ig_parse_model("ts=5e-6,tw=1e-10,to=1e-6", &b.net_model), 0);
+    ck_assert(same_model(&b.net_model, &ig_cost_default));
+    ck_assert(ig_settings_fingerprint(&b) == fa);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("settings");
@@ -195,9 +437,16 @@ int main(void)
     tcase_add_test(tc, ring_schedule_words);
     tcase_add_test(tc, group_stage_words);
     tcase_add_test(tc, many_senders_words);
+    tcase_add_test(tc, algorithm_words);
+    tcase_add_test(tc, algorithm_garbage_leaves_value);
+    tcase_add_test(tc, model_values);
+    tcase_add_test(tc, model_garbage_leaves_value);
     tcase_add_test(tc, load_defaults_when_unset);
+    tcase_add_test(tc, load_algorithm_and_models);
     tcase_add_test(tc, load_values_and_warn_on_garbage);
     tcase_add_test(tc, fingerprint_tracks_algorithm_choice_only);
+    tcase_add_test(tc, fingerprint_tracks_algorithm);
+    tcase_add_test(tc, fingerprint_tracks_models);
     suite_add_tcase(s, tc);
     return ig_run_suite(s);
 }
