@@ -193,4 +193,5 @@ void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choi
         return decide_native(c, IG_FALLBACK_MODEL);
     c->nsteps = 1;
     c->steps[0] = st;
+    c->served_as = st.algorithm == IG_ALG_RING ? IG_TOPOLOGY_RING : IG_TOPOLOGY_FULLY_CONNECTED;
 }

@@ -28,7 +28,7 @@ typedef enum {
 typedef struct {
     ig_decision_kind kind;
     ig_fallback native_reason; /* IG_DECISION_NATIVE */
-    ig_topology served_as;     /* IG_DECISION_SERVE: the topology family, for the summary */
+    ig_topology served_as;     /* IG_DECISION_SERVE: the family of the algorithm that runs (ring or fully connected), for the summary */
     int nsteps;                /* 1, or 2: full duplex as two half-duplex passes, group 0's data first */
     ig_step steps[2];
 } ig_choice;

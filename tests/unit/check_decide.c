@@ -283,12 +283,14 @@ static void want_choice(const ig_shape *sh, int allgatherv, const ig_settings *s
     memset(w, 0, sizeof *w);
     if (sh->reason != IG_FALLBACK_NONE)
         return want_native(w, sh->reason);
-    if (sh->sizes == IG_SIZES_TRUNCATE) {
-        w->kind = IG_DECISION_TRUNCATE;
+    /* Sizes that disagree (an erroneous program): the direct algorithm both
+     * ways, whatever the settings, so that nothing can wait forever. */
+    if (sh->sizes != IG_SIZES_AGREE) {
+        w->kind = IG_DECISION_ERRONEOUS;
+        w->nsteps = 1;
+        w->steps[0] = want_direct_full();
         return;
     }
-    if (sh->sizes == IG_SIZES_EXPECT_MORE)
-        return want_native(w, IG_FALLBACK_SIZES_DIFFER);
     if (sh->total[0] == 0 && sh->total[1] == 0) {
         w->kind = IG_DECISION_EMPTY;
         return;
@@ -692,11 +694,11 @@ START_TEST(decide_reason_and_sizes_first)
                                     if (reason != IG_FALLBACK_NONE) {
                                         REQUIRE_EQ(c.kind, IG_DECISION_NATIVE);
                                         REQUIRE_EQ((int)c.native_reason, reason);
-                                    } else if (sizes == IG_SIZES_TRUNCATE) {
-                                        REQUIRE_EQ(c.kind, IG_DECISION_TRUNCATE);
-                                    } else if (sizes == IG_SIZES_EXPECT_MORE) {
-                                        REQUIRE_EQ(c.kind, IG_DECISION_NATIVE);
-                                        REQUIRE_EQ(c.native_reason, IG_FALLBACK_SIZES_DIFFER);
+                                    } else if (sizes != IG_SIZES_AGREE) {
+                                        REQUIRE_EQ(c.kind, IG_DECISION_ERRONEOUS);
+                                        REQUIRE_EQ(c.nsteps, 1);
+                                        REQUIRE_EQ(c.steps[0].algorithm, IG_ALG_DIRECT);
+                                        REQUIRE_EQ(c.steps[0].sender, -1);
                                     }
                                 }
                             }
