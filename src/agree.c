@@ -24,6 +24,7 @@ static int agree_uniform(const ig_call *c, const sides *s, ig_shape *shape)
     int64_t mine[IG_UNIFORM_LEN], all[IG_UNIFORM_LEN];
     ig_shape_uniform_contribution(s->group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->local_reason,
                                   mine);
+    ig_shape_uniform_mark_scattered(c->scattered, mine);
     int rc = PMPI_Allreduce(mine, all, IG_UNIFORM_LEN, MPI_INT64_T, MPI_MAX, s->merged);
     if (rc == MPI_SUCCESS)
         ig_shape_from_uniform(all, s->n[0], s->n[1], shape);

@@ -45,6 +45,12 @@ static int send_overlaps(int count, const type_layout *t)
            (count > 1 && t->extent < t->true_extent);
 }
 
+/* Whether count elements lie in exactly count * size contiguous bytes. */
+static int contiguous(int count, const type_layout *t)
+{
+    return count == 0 || t->size == 0 || (t->true_extent == (MPI_Aint)t->size && (count == 1 || t->extent == t->true_extent));
+}
+
 static ig_fallback check_send(ig_call *c, MPI_Comm probe)
 {
     type_layout t;
@@ -54,6 +60,7 @@ static ig_fallback check_send(ig_call *c, MPI_Comm probe)
         return IG_FALLBACK_ARGUMENTS;
     c->send_bytes = (int64_t)c->scount * t.size;
     c->send_overlaps = send_overlaps(c->scount, &t);
+    c->scattered = !contiguous(c->scount, &t);
     /* NULL is also MPI_BOTTOM, legal with absolute addresses: leave it to
      * the MPI library, which knows which one the program meant. */
     if (c->sbuf == NULL && c->send_bytes > 0)
@@ -86,6 +93,7 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
     if (!type_usable(c->rtype, probe) || !layout_of(c->rtype, &t))
         return IG_FALLBACK_ARGUMENTS;
     c->rtype_size = t.size;
+    c->scattered |= c->op == IG_OP_ALLGATHERV || !contiguous(c->rcount, &t);
     c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * t.size : 0;
     if (elements > 0 && t.size > 0 && (c->rbuf == NULL || t.extent <= 0))
         return IG_FALLBACK_ARGUMENTS;

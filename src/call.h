@@ -40,6 +40,7 @@ typedef struct {
     int64_t rtype_size;      /* bytes of one element of the receive type */
     int64_t expect_bytes;    /* MPI_Allgather: bytes of each remote block */
     int send_overlaps;       /* the send type cannot be received into (overlapping or non-positive extent) */
+    int scattered;           /* this process's send or receive block is not one contiguous piece of memory */
     ig_fallback local_reason;/* why this process cannot be served, or IG_FALLBACK_NONE */
 } ig_call;
 

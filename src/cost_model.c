@@ -1,5 +1,7 @@
 #include "cost_model.h"
 
+#include <math.h>
+
 const ig_cost_params ig_cost_default = { 5e-6, 1e-10, 1e-6 };
 const ig_cost_params ig_cost_shared_memory = { 1e-6, 2e-10, 3e-7 };
 
@@ -85,6 +87,22 @@ double ig_cost_direct_full(int na, double ka, int nb, double kb, const ig_cost_p
     double a = c->ts + 2.0 * nb * c->to + nb * max2(ka, kb) * c->tw;
     double b = c->ts + 2.0 * na * c->to + na * max2(ka, kb) * c->tw;
     return max2(a, b);
+}
+
+double ig_cost_chain_half(int p, int q, double k, double seg, const ig_cost_params *c)
+{
+    if (seg <= 0 || seg > k)
+        seg = k;
+    double segments = seg > 0 ? (double)(long long)((k + seg - 1) / seg) : 1;
+    return c->ts + (q - 1) * (c->ts + seg * c->tw) + p * k * c->tw + 2.0 * p * segments * c->to;
+}
+
+/* d/dseg [(q - 1) seg t_w + 2 p (k / seg) t_o] = 0. */
+double ig_chain_segment(int p, int q, double k, double floor, const ig_cost_params *c)
+{
+    double seg = q > 1 && c->tw > 0 ? sqrt(2.0 * p * k * c->to / ((q - 1) * c->tw)) : k;
+    seg = seg < floor ? floor : seg;
+    return seg > k ? k : seg;
 }
 
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c)

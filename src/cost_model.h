@@ -30,6 +30,14 @@ extern const ig_cost_params ig_cost_shared_memory;
 double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c);
 /* Full duplex, the same in both directions at once. */
 double ig_cost_direct_full(int na, double ka, int nb, double kb, const ig_cost_params *c);
+/* Half duplex, pipelined chain (algo_chain.c) with segments of `seg` bytes
+ * (0: whole blocks): every receiver's link carries p k, plus the q - 1
+ * segments that fill the pipeline and two per-message costs per segment. */
+double ig_cost_chain_half(int p, int q, double k, double seg, const ig_cost_params *c);
+/* The segment size that balances those two terms, at least `floor` bytes
+ * and at most k. */
+double ig_chain_segment(int p, int q, double k, double floor, const ig_cost_params *c);
+
 /* Half duplex, p > q: the blocks spread over the receivers in ranges, then
  * one allgatherv among the receivers (algo_spread.c). */
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c);

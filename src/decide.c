@@ -11,6 +11,11 @@
  * this many senders at a time. */
 #define IG_DIRECT_WINDOW 16
 
+/* The chain algorithm's smallest segment: below this a TCP link does not
+ * reach its rate per message (and shared memory copies lose to the
+ * per-message cost). */
+#define IG_CHAIN_MIN_SEGMENT 65536.0
+
 ig_fallback ig_decide_active(int settings_agree, const ig_settings *s)
 {
     if (!settings_agree)
@@ -81,6 +86,20 @@ static double half_cost(ig_algorithm a, int p, int q, double k, const ig_cost_pa
     }
 }
 
+/* The chain's step: segments only where every process's block is one
+ * contiguous piece of memory (agreed, shape.h), of the model's best size. */
+static ig_step chain_step(const ig_shape *sh, int sender, const ig_settings *s, double *cost)
+{
+    int p = sh->n[sender], q = sh->n[1 - sender];
+    double k = average_block(sh, sender);
+    const ig_cost_params *m = model_of(sh, s);
+    ig_step st = step_of(IG_ALG_CHAIN, sender, sh, s);
+    double seg = sh->scattered ? 0 : ig_chain_segment(p, q, (double)sh->max_block[sender], IG_CHAIN_MIN_SEGMENT, m);
+    st.segment_bytes = seg >= (double)sh->max_block[sender] ? 0 : (uint64_t)seg;
+    *cost = ig_cost_chain_half(p, q, k, (double)st.segment_bytes, m);
+    return st;
+}
+
 /* One direction, group `sender` to the other.  *cost: the model's time. */
 static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s, double *cost)
 {
@@ -95,13 +114,20 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
         *cost = ig_cost_direct_half(p, q, k, m);
         return step_of(IG_ALG_DIRECT, sender, sh, s);
     }
+    if (s->algorithm == IG_ALG_CHAIN)
+        return chain_step(sh, sender, s, cost);
     ig_step fc = fc_family_step(sh, sender, allgatherv, s);
     *cost = half_cost(fc.algorithm, p, q, k, m);
     if (s->algorithm == IG_ALGORITHM_AUTO) {
-        double direct = ig_cost_direct_half(p, q, k, m);
-        if (direct <= *cost) {
+        double direct = ig_cost_direct_half(p, q, k, m), chain_cost;
+        ig_step chain = chain_step(sh, sender, s, &chain_cost);
+        if (direct <= *cost && direct <= chain_cost) {
             *cost = direct;
             return step_of(IG_ALG_DIRECT, sender, sh, s);
+        }
+        if (chain_cost < *cost) {
+            *cost = chain_cost;
+            return chain;
         }
     }
     return fc;

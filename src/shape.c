@@ -23,10 +23,16 @@ void ig_shape_uniform_contribution(int group, int64_t send_bytes, int64_t expect
     v[IG_UNIFORM_OVERLAPS + group] = send_overlaps != 0;
 }
 
+void ig_shape_uniform_mark_scattered(int scattered, int64_t v[IG_UNIFORM_LEN])
+{
+    v[IG_UNIFORM_SCATTERED] = scattered != 0;
+}
+
 void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_shape *s)
 {
     shape_clear(s, n0, n1);
     s->reason = (ig_fallback)v[IG_UNIFORM_REASON];
+    s->scattered = v[IG_UNIFORM_SCATTERED] > 0;
     for (int g = 0; g < 2; g++) {
         const int64_t *w = v + g * IG_UNIFORM_PER_GROUP;
         s->send_max[g] = w[IG_UNIFORM_SEND_MAX];
@@ -104,6 +110,7 @@ void ig_shape_from_records(const int64_t *records, int n0, int n1, int truncates
 {
     int first[2] = { 0, n0 };
     shape_clear(s, n0, n1);
+    s->scattered = 1;
     for (int g = 0; g < 2; g++) {
         s->send_min[g] = INT64_MAX;
         s->send_max[g] = INT64_MIN;

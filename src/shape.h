@@ -33,6 +33,8 @@ typedef struct {
     ig_fallback reason;     /* why some process cannot be served (IG_FALLBACK_NONE: none) */
     ig_sizes_verdict sizes;
     int nodes;              /* nodes the two groups span (comm_cache.c), 1: all share memory */
+    int scattered;          /* some process's block is not one contiguous piece of memory (then no
+                             * algorithm cuts blocks into byte segments); always 1 for MPI_Allgatherv */
     /* For messages about an erroneous call: the range of block sizes group g
      * sends and the range the other group expects from it. */
     int64_t send_min[2], send_max[2], expect_min[2], expect_max[2];
@@ -45,7 +47,8 @@ enum {
     IG_UNIFORM_PER_GROUP, /* the four above, for group 0 then group 1 */
     IG_UNIFORM_REASON = 2 * IG_UNIFORM_PER_GROUP,
     IG_UNIFORM_OVERLAPS, /* two entries: group 0, group 1 */
-    IG_UNIFORM_LEN = IG_UNIFORM_OVERLAPS + 2
+    IG_UNIFORM_SCATTERED = IG_UNIFORM_OVERLAPS + 2,
+    IG_UNIFORM_LEN
 };
 
 /* This process's contribution: it belongs to `group`, sends `send_bytes`,
@@ -53,6 +56,9 @@ enum {
  * hold INT64_MIN, MAX's identity. */
 void ig_shape_uniform_contribution(int group, int64_t send_bytes, int64_t expect_bytes, int send_overlaps,
                                    ig_fallback reason, int64_t v[IG_UNIFORM_LEN]);
+
+/* Mark the contribution of a process whose block is scattered in memory. */
+void ig_shape_uniform_mark_scattered(int scattered, int64_t v[IG_UNIFORM_LEN]);
 
 /* The shape from the reduced vector. */
 void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_shape *shape);

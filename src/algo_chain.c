@@ -1,0 +1,186 @@
+/*
+ * Chain (half duplex; not in the paper): a pipelined form of the fully
+ * connected algorithm that overlaps its two stages.  The p blocks are
+ * divided over the q receivers in ranges (range_partition.h); each sender
+ * sends its block to the receiver that owns it, cut into segments; every
+ * segment then travels round the receivers' ring from its owner, each
+ * receiver forwarding it to the next as soon as it has arrived, until the
+ * receiver before the owner has it.  Every receiver's link takes exactly the
+ * p k bytes it must receive (k from a sender for each block it owns, the
+ * rest from its left neighbour), senders send k each, and the stages
+ * overlap segment by segment: about p k t_w plus the (q - 1) segments it
+ * takes to fill the pipeline.  The paper's fully connected algorithm runs
+ * its broadcast and allgather stages one after the other (for p < q its
+ * broadcast tree also leaves links idle); this is what closes that gap at
+ * large blocks.
+ *
+ * Order: on every link both ends walk the same list -- for each segment
+ * index, the blocks by their distance from their owner -- so messages match
+ * in MPI's non-overtaking order with one tag.  A receiver posts every
+ * receive first, then sends each element of its list as soon as the
+ * receive that brought it has completed, with at most step->window sends
+ * in flight.
+ *
+ * Segments are byte ranges, which needs every block to be one contiguous
+ * piece of memory on every process (agreed, shape.h); otherwise
+ * step->segment_bytes is 0 and each block moves whole, in its datatype.
+ */
+#include "algorithms.h"
+#include "blocks.h"
+#include "p2p.h"
+#include "range_partition.h"
+#include "tags.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    ig_pair *pair;
+    const ig_xfer *x;
+    int p, q, m;          /* senders, receivers, segments per block */
+    MPI_Aint block_bytes; /* bytes of one block (segmented mode) */
+    MPI_Aint seg_bytes;
+    MPI_Aint rtrue_lb;    /* receivers: where a block's bytes start, from its slot */
+} chain_ctx;
+
+static int owner_of(const chain_ctx *c, int block)
+{
+    return ig_range_owner(c->p, c->q, block);
+}
+
+/* The blocks receiver j forwards to j + 1, in link order: owners j, j - 1,
+ * ..., j - (q - 2), each owner's blocks in index order.  Returns the count. */
+static int out_list(const chain_ctx *c, int j, int *list)
+{
+    int n = 0;
+    for (int d = 0; d < c->q - 1; d++) {
+        int o = ((j - d) % c->q + c->q) % c->q;
+        for (int b = ig_range_first(c->p, c->q, o); b < ig_range_first(c->p, c->q, o + 1); b++)
+            list[n++] = b;
+    }
+    return n;
+}
+
+static MPI_Aint seg_len(const chain_ctx *c, int s)
+{
+    MPI_Aint rest = c->block_bytes - (MPI_Aint)s * c->seg_bytes;
+    return rest < c->seg_bytes ? rest : c->seg_bytes;
+}
+
+/* Post a receive of segment s of block b into the receive buffer. */
+static int post_recv(const chain_ctx *c, int b, int s, int peer, int tag, MPI_Request *req)
+{
+    const ig_xfer *x = c->x;
+    if (c->m == 1 && c->seg_bytes == 0)
+        return PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, peer, tag, c->pair->comm, req);
+    char *base = (char *)ig_xfer_rptr(x, b) + c->rtrue_lb + (MPI_Aint)s * c->seg_bytes;
+    return PMPI_Irecv(base, (int)seg_len(c, s), MPI_BYTE, peer, tag, c->pair->comm, req);
+}
+
+static int post_forward(const chain_ctx *c, int b, int s, int peer, MPI_Request *req)
+{
+    const ig_xfer *x = c->x;
+    if (c->m == 1 && c->seg_bytes == 0)
+        return PMPI_Isend(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, peer, IG_TAG_RING, c->pair->comm, req);
+    char *base = (char *)ig_xfer_rptr(x, b) + c->rtrue_lb + (MPI_Aint)s * c->seg_bytes;
+    return PMPI_Isend(base, (int)seg_len(c, s), MPI_BYTE, peer, IG_TAG_RING, c->pair->comm, req);
+}
+
+static int chain_sender(chain_ctx *c, const ig_step *step)
+{
+    const ig_xfer *x = c->x;
+    int owner = c->p + owner_of(c, c->pair->rank), rc = MPI_SUCCESS;
+    if (c->seg_bytes == 0)
+        return PMPI_Send(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, c->pair->comm);
+    ig_block blk;
+    rc = ig_block_make(x->scount, x->stype, &blk);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Request *reqs = ig_requests_new(c->m);
+    if (reqs == NULL) {
+        ig_block_free(&blk);
+        return MPI_ERR_NO_MEM;
+    }
+    const char *base = (const char *)x->sbuf + blk.true_lb;
+    for (int s = 0; s < c->m; s++)
+        ig_err_keep(&rc, PMPI_Isend(base + (MPI_Aint)s * c->seg_bytes, (int)seg_len(c, s), MPI_BYTE, owner,
+                                    IG_TAG_DIRECT, c->pair->comm, &reqs[s]));
+    ig_err_keep(&rc, ig_waitall(c->m, reqs));
+    free(reqs);
+    ig_block_free(&blk);
+    (void)step;
+    return rc;
+}
+
+/* Index of block b in list[0..n). */
+static int index_in(const int *list, int n, int b)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == b)
+            return i;
+    return -1;
+}
+
+static int chain_receiver(chain_ctx *c, const ig_step *step)
+{
+    int j = c->pair->rank - c->p, q = c->q, m = c->m;
+    int left = c->p + (j + q - 1) % q, right = c->p + (j + 1) % q;
+    int own_lo = ig_range_first(c->p, q, j), own_hi = ig_range_first(c->p, q, j + 1), owned = own_hi - own_lo;
+    int *lists = malloc(2 * (size_t)(c->p + 1) * sizeof(int));
+    if (lists == NULL)
+        return MPI_ERR_NO_MEM;
+    int *in = lists, *out = lists + c->p + 1;
+    int n_in = q > 1 ? out_list(c, (j + q - 1) % q, in) : 0, n_out = q > 1 ? out_list(c, j, out) : 0;
+    int n_recv = (owned + n_in) * m, window = step->window > 0 ? step->window : 1;
+    MPI_Request *reqs = ig_requests_new(n_recv + window);
+    if (reqs == NULL) {
+        free(lists);
+        return MPI_ERR_NO_MEM;
+    }
+    MPI_Request *sends = reqs + n_recv;
+    int rc = MPI_SUCCESS;
+    /* Every receive first: own blocks from their senders, then the left
+     * link's list, segment-major (the order the left neighbour sends in). */
+    for (int b = own_lo; b < own_hi; b++)
+        for (int s = 0; s < m; s++)
+            ig_err_keep(&rc, post_recv(c, b, s, b, IG_TAG_DIRECT, &reqs[(b - own_lo) * m + s]));
+    for (int s = 0; s < m; s++)
+        for (int i = 0; i < n_in; i++)
+            ig_err_keep(&rc, post_recv(c, in[i], s, left, IG_TAG_RING, &reqs[owned * m + s * n_in + i]));
+    /* Forward in the right link's order, each element once it is here. */
+    int posted = 0;
+    for (int s = 0; s < m; s++) {
+        for (int i = 0; i < n_out; i++, posted++) {
+            int b = out[i], slot = posted;
+            int from = b >= own_lo && b < own_hi ? (b - own_lo) * m + s : owned * m + s * n_in + index_in(in, n_in, b);
+            ig_err_keep(&rc, PMPI_Wait(&reqs[from], MPI_STATUS_IGNORE));
+            if (posted >= window) {
+                ig_err_keep(&rc, PMPI_Waitany(window, sends, &slot, MPI_STATUS_IGNORE));
+                if (slot == MPI_UNDEFINED)
+                    slot = posted % window;
+            }
+            ig_err_keep(&rc, post_forward(c, b, s, right, &sends[slot]));
+        }
+    }
+    ig_err_keep(&rc, ig_waitall(n_recv + window, reqs));
+    free(reqs);
+    free(lists);
+    return rc;
+}
+
+int ig_alg_chain(ig_pair *pair, const ig_xfer *x, const ig_step *step)
+{
+    chain_ctx c = { .pair = pair, .x = x, .p = pair->p, .q = pair->q, .m = 1,
+                    .block_bytes = (MPI_Aint)step->relay_bytes, .seg_bytes = (MPI_Aint)step->segment_bytes };
+    if (c.seg_bytes > 0 && c.block_bytes > 0)
+        c.m = (int)((c.block_bytes + c.seg_bytes - 1) / c.seg_bytes);
+    else
+        c.seg_bytes = 0;
+    if (!ig_pair_is_sender(pair)) {
+        MPI_Aint true_extent;
+        int rc = c.seg_bytes > 0 ? PMPI_Type_get_true_extent(x->rtype, &c.rtrue_lb, &true_extent) : MPI_SUCCESS;
+        if (rc != MPI_SUCCESS)
+            return rc;
+        return chain_receiver(&c, step);
+    }
+    return chain_sender(&c, step);
+}
