@@ -76,6 +76,14 @@ INTERGATHER_API int ig_pair_allgather_direct(ig_pair *pair, int full_duplex, con
                                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                              MPI_Datatype recvtype);
 
+/* Any algorithm of the library's table by name ("direct", "fc", "spread",
+ * "chain", "full-duplex", "ring"; src/algorithms.def), forced as
+ * INTERGATHER_ALGORITHM=name forces it: where it cannot serve the call the
+ * fully connected family does.  MPI_ERR_ARG for an unknown name. */
+INTERGATHER_API int ig_pair_allgather_algorithm(ig_pair *pair, const char *name, int full_duplex, const void *sendbuf,
+                                                int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                                MPI_Datatype recvtype);
+
 /* Internal communicators intergather holds at this moment in this process
  * (private duplicates and sub-communicators of every inter-communicator it
  * has served and every live pair).  For leak checks such as scripts/soak;

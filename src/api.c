@@ -9,6 +9,8 @@
 #include "algorithms.h"
 #include "decide.h"
 
+#include <string.h>
+
 /* The shape of a uniform call on a pair, from one process's arguments:
  * p senders of k bytes each, q receivers; in full duplex the second group
  * sends blocks of the size the first group receives. */
@@ -22,9 +24,23 @@ static int shape_of(ig_pair *pair, int full, int scount, MPI_Datatype stype, int
     uint64_t sent = (uint64_t)scount * (uint64_t)ssize, received = (uint64_t)rcount * (uint64_t)rsize;
     int first = ig_pair_is_sender(pair);
     uint64_t k_first = first ? sent : received, k_second = full ? (first ? received : sent) : 0;
+    /* Whether any process's block is scattered in memory decides whether the
+     * chain cuts blocks into byte segments: agreed over the pair, as the
+     * shim's agreement does (agree.c). */
+    MPI_Aint lb, extent, tlb, textent;
+    int scattered = 0, any_scattered = 1;
+    if (rc == MPI_SUCCESS && scount > 0 && ssize > 0 && PMPI_Type_get_extent(stype, &lb, &extent) == MPI_SUCCESS &&
+        PMPI_Type_get_true_extent(stype, &tlb, &textent) == MPI_SUCCESS)
+        scattered |= textent != (MPI_Aint)ssize || (scount > 1 && extent != textent);
+    if (rc == MPI_SUCCESS && rcount > 0 && rsize > 0 && PMPI_Type_get_extent(rtype, &lb, &extent) == MPI_SUCCESS &&
+        PMPI_Type_get_true_extent(rtype, &tlb, &textent) == MPI_SUCCESS)
+        scattered |= textent != (MPI_Aint)rsize || (rcount > 1 && extent != textent);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Allreduce(&scattered, &any_scattered, 1, MPI_INT, MPI_MAX, pair->comm);
     *sh = (ig_shape){ .n = { pair->p, pair->q }, .reason = IG_FALLBACK_NONE, .sizes = IG_SIZES_AGREE, .nodes = 2,
                       .max_block = { k_first, k_second },
-                      .total = { k_first * (uint64_t)pair->p, k_second * (uint64_t)pair->q } };
+                      .total = { k_first * (uint64_t)pair->p, k_second * (uint64_t)pair->q },
+                      .scattered = any_scattered };
     return rc;
 }
 
@@ -83,4 +99,13 @@ int ig_pair_allgather_direct(ig_pair *pair, int full_duplex, const void *sbuf, i
 {
     return run_decided(pair, full_duplex != 0, IG_ALG_DIRECT, IG_RING_OPTIMAL, sbuf, scount, stype, rbuf, rcount,
                        rtype);
+}
+
+int ig_pair_allgather_algorithm(ig_pair *pair, const char *name, int full_duplex, const void *sbuf, int scount,
+                                MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype)
+{
+    for (int a = 0; a < IG_ALG_COUNT; a++)
+        if (strcmp(name, ig_algorithm_info_of((ig_algorithm)a)->name) == 0)
+            return run_decided(pair, full_duplex != 0, a, IG_RING_OPTIMAL, sbuf, scount, stype, rbuf, rcount, rtype);
+    return MPI_ERR_ARG;
 }

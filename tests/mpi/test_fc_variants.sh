@@ -52,7 +52,7 @@ done
 unset INTERGATHER_ALGORITHM
 
 # Every algorithm forced: results against native, and the summaries show it ran.
-for algorithm in direct fc spread full-duplex; do
+for algorithm in direct fc spread chain full-duplex; do
     ran=0
     for pq in $(test_pairs); do
         p=${pq%,*}; q=${pq#*,}
