@@ -251,7 +251,7 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
     if (ig_setting_is_set(v = lookup(IG_ENV_MANY_SENDERS)) && ig_parse_many_senders(v, &s->many_senders) != 0)
         warn(IG_ENV_MANY_SENDERS, v, "spread or join");
     if (ig_setting_is_set(v = lookup(IG_ENV_ALGORITHM)) && ig_parse_algorithm(v, &s->algorithm) != 0)
-        warn(IG_ENV_ALGORITHM, v, "auto, native or an algorithm: direct, fc, spread, full-duplex, ring");
+        warn(IG_ENV_ALGORITHM, v, "auto, native or an algorithm: direct, fc, spread, chain, full-duplex, ring");
     if (ig_setting_is_set(v = lookup(IG_ENV_NET_MODEL)) && ig_parse_model(v, &s->net_model) != 0)
         warn(IG_ENV_NET_MODEL, v, "ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=5e-6,tw=1e-10,to=1e-6");
     if (ig_setting_is_set(v = lookup(IG_ENV_SHM_MODEL)) && ig_parse_model(v, &s->shm_model) != 0)
