@@ -52,9 +52,11 @@ done
 unset INTERGATHER_ALGORITHM
 
 # Every algorithm forced: results against native, and the summaries show it ran.
+# Pairs with p < q, p = q and p > q (each algorithm's cases), to keep the
+# suite's time down: the model-chosen runs above cover the whole quick set.
 for algorithm in direct fc spread chain full-duplex; do
     ran=0
-    for pq in $(test_pairs); do
+    for pq in 1,3 2,2 3,2 2,5; do
         p=${pq%,*}; q=${pq#*,}
         for prog in allgather_matrix allgatherv_matrix; do
             INTERGATHER_ALGORITHM=$algorithm run_preloaded $((p + q)) "$TESTS_BIN/$prog" "$p"
