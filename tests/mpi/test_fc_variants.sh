@@ -53,7 +53,8 @@ unset INTERGATHER_ALGORITHM
 
 # Every algorithm forced: results against native, and the summaries show it ran.
 # Pairs with p < q, p = q and p > q (each algorithm's cases), to keep the
-# suite's time down: the model-chosen runs above cover the whole quick set.
+# suite's time down (the default, model-chosen, decision runs the whole
+# matrix in test_fc_matrix.sh and test_allgatherv.sh).
 for algorithm in direct fc spread chain full-duplex; do
     ran=0
     for pq in 1,3 2,2 3,2 2,5; do
