@@ -78,7 +78,7 @@ static const uint64_t min_bytes_values[] = { 0, 4096 };
 
 /* Every algorithm setting the decision sees: auto and each table entry
  * (native never reaches ig_decide: ig_decide_active turns it away). */
-static const int algorithm_values[] = { IG_ALGORITHM_AUTO, IG_ALG_DIRECT, IG_ALG_FC, IG_ALG_SPREAD,
+static const int algorithm_values[] = { IG_ALGORITHM_AUTO, IG_ALG_DIRECT, IG_ALG_FC, IG_ALG_SPREAD, IG_ALG_CHAIN,
                                         IG_ALG_FULL_DUPLEX, IG_ALG_RING };
 #define N_ALGORITHMS ((int)(sizeof algorithm_values / sizeof algorithm_values[0]))
 
@@ -175,6 +175,25 @@ static int want_ring(const ig_settings *s)
     return s->algorithm == IG_ALG_RING || (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_RING);
 }
 
+/* The chain (src/algo_chain.c): byte segments of the model's size, at
+ * least 64 KiB, only when no process's block is scattered in memory; whole
+ * blocks (0) when the segment would be the whole block. */
+static ig_step want_chain(const ig_shape *sh, int sender, const ig_settings *s, double *cost)
+{
+    ig_step st;
+    memset(&st, 0, sizeof st);
+    int p = sh->n[sender], q = sh->n[1 - sender];
+    double k = (double)sh->total[sender] / p, block = (double)sh->max_block[sender];
+    const ig_cost_params *m = want_model(sh, s);
+    st.algorithm = IG_ALG_CHAIN;
+    st.sender = sender;
+    st.relay_bytes = sh->max_block[sender];
+    double seg = sh->scattered ? 0 : ig_chain_segment(p, q, block, 65536.0, m);
+    st.segment_bytes = seg >= block ? 0 : (uint64_t)seg;
+    *cost = ig_cost_chain_half(p, q, k, (double)st.segment_bytes, m);
+    return st;
+}
+
 /* What the spec says of a half-duplex step from group `sender`, and its
  * cost in the model (unused for the ring). */
 static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s, double *cost)
@@ -197,6 +216,12 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
         *cost = ig_cost_direct_half(p, q, k, m);
         return st;
     }
+    double chain_cost;
+    ig_step chain = want_chain(sh, sender, s, &chain_cost);
+    if (s->algorithm == IG_ALG_CHAIN) {
+        *cost = chain_cost;
+        return chain;
+    }
     int join_allowed = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
     if (p <= q || join_allowed) {
         st.algorithm = IG_ALG_FC;
@@ -207,9 +232,15 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
         st.stage[1] = want_stage(s->group_stage, sh->total[sender], q);
         *cost = ig_cost_spread_half(p, q, k, m);
     }
-    if (s->algorithm == IG_ALGORITHM_AUTO && ig_cost_direct_half(p, q, k, m) <= *cost) {
-        *cost = ig_cost_direct_half(p, q, k, m);
-        st.algorithm = IG_ALG_DIRECT;
+    if (s->algorithm == IG_ALGORITHM_AUTO) {
+        double direct = ig_cost_direct_half(p, q, k, m);
+        if (direct <= *cost && direct <= chain_cost) {
+            *cost = direct;
+            st.algorithm = IG_ALG_DIRECT;
+        } else if (chain_cost < *cost) {
+            *cost = chain_cost;
+            return chain;
+        }
     }
     return st;
 }
@@ -337,6 +368,11 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
         REQUIRE(g->window == DIRECT_WINDOW, "step %d: window %d, want %d%s", i, g->window, DIRECT_WINDOW,
                 case_text(t));
         break;
+    case IG_ALG_CHAIN:
+        REQUIRE(g->relay_bytes == w->relay_bytes && g->segment_bytes == w->segment_bytes,
+                "step %d: chain block %" PRIu64 " segment %" PRIu64 ", want %" PRIu64 " %" PRIu64 "%s", i,
+                g->relay_bytes, g->segment_bytes, w->relay_bytes, w->segment_bytes, case_text(t));
+        break;
     case IG_ALG_FULL_DUPLEX:
         REQUIRE(g->stage[0] == w->stage[0], "step %d: stage[0] %d, want %d%s", i, g->stage[0], w->stage[0],
                 case_text(t));
@@ -394,6 +430,7 @@ static void require_mirror_step(const test_case *t, const ig_step *a, const ig_s
     REQUIRE(a->ring_schedule == m->ring_schedule, "mirror: ring_schedule%s", case_text(t));
     REQUIRE(a->relay_bytes == m->relay_bytes, "mirror: relay_bytes%s", case_text(t));
     REQUIRE(a->window == m->window, "mirror: window %d vs %d%s", a->window, m->window, case_text(t));
+    REQUIRE(a->segment_bytes == m->segment_bytes, "mirror: segment_bytes%s", case_text(t));
     /* Half duplex: the pair's first group is the senders either way; full
      * duplex: it is the low group, so the stages trade places. */
     int swap = a->sender < 0;
