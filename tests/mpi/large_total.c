@@ -1,8 +1,11 @@
 /*
- * More than 2^31 bytes in total: p = 2 senders of 1.125 GiB each (2.25 GiB per
- * receiver), so every byte offset past the first block overflows an int.
- * To stay within memory the native result is reduced to a digest and freed
- * before the intercepted call runs into a fresh buffer of the same size.
+ * More than 2^31 bytes in total: p = 2 senders of 1.125 GiB each (2.25 GiB for
+ * the receiver), so every byte count past the first block overflows an int.
+ * The result is checked against the known pattern each sender wrote
+ * (test_fill): exactly what native MPI delivers, without running native's
+ * root gathering of 2.25 GiB, which made the test too slow for a loaded
+ * machine.  The receive buffer is prefilled with another pattern so a byte
+ * the library failed to write is caught too.
  * usage: large_total   (run with 3 processes: 2 senders + 1 receiver, the
  * least data that still passes 2^31 bytes in one receive buffer)
  */
@@ -17,16 +20,6 @@
 
 /* A word at a time: the buffers are GiB long and the test must stay fast on
  * a loaded machine (n is a multiple of 8). */
-static uint64_t digest(const unsigned char *b, size_t n)
-{
-    uint64_t h = 1469598103934665603ULL, w;
-    for (size_t i = 0; i + sizeof w <= n; i += sizeof w) {
-        memcpy(&w, b + i, sizeof w);
-        h = (h ^ w) * 1099511628211ULL;
-    }
-    return h;
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -38,27 +31,26 @@ int main(int argc, char **argv)
     size_t total = block * (size_t)rsize;
     double *sbuf = NULL;
     unsigned char *rbuf = NULL;
-    uint64_t native = 0, shim = 0;
 
     if (is_left) {
         sbuf = malloc(block);
         if (!sbuf)
             TEST_FAIL("out of memory");
         test_fill(sbuf, block, (unsigned)wrank + 11);
-        PMPI_Allgather(sbuf, BLOCK_DOUBLES, MPI_DOUBLE, NULL, 0, MPI_DOUBLE, inter);
         MPI_Allgather(sbuf, BLOCK_DOUBLES, MPI_DOUBLE, NULL, 0, MPI_DOUBLE, inter);
     } else {
         rbuf = malloc(total);
-        if (!rbuf)
+        unsigned char *expected = malloc(block);
+        if (!rbuf || !expected)
             TEST_FAIL("out of memory");
-        memset(rbuf, 0x11, total);
-        PMPI_Allgather(NULL, 0, MPI_DOUBLE, rbuf, BLOCK_DOUBLES, MPI_DOUBLE, inter);
-        native = digest(rbuf, total);
         memset(rbuf, 0x22, total);
         MPI_Allgather(NULL, 0, MPI_DOUBLE, rbuf, BLOCK_DOUBLES, MPI_DOUBLE, inter);
-        shim = digest(rbuf, total);
-        if (native != shim)
-            TEST_FAIL("digest of %zu bytes differs from native", total);
+        for (int i = 0; i < rsize; i++) { /* sender i is world rank i */
+            test_fill(expected, block, (unsigned)i + 11);
+            if (memcmp(expected, rbuf + (size_t)i * block, block) != 0)
+                TEST_FAIL("block %d of %zu bytes differs from what its sender wrote", i, block);
+        }
+        free(expected);
     }
     free(sbuf);
     free(rbuf);
