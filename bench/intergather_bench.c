@@ -285,6 +285,9 @@ typedef struct {
     int p;            /* senders; 0 = size / 2 */
     int intra, full;
     int iters, warmup;
+    long large_from;  /* --iters-large BYTES:N[:W]: sizes >= large_from take large_iters (0: none) */
+    int large_iters;
+    int large_warmup; /* W, or -1: --warmup */
     int nsizes;
     long *sizes;      /* bytes per block, ascending as given */
     int nimb;
@@ -307,6 +310,9 @@ static void usage(FILE *f)
             "                    doubles from MIN (MAX is added if the doubling skips it);\n"
             "                    suffixes K, M, G (binary; KB/KiB likewise). Default 32K:4M\n"
             "  --iters N         timed iterations per measurement (default 10)\n"
+            "  --iters-large BYTES:N[:W]  N timed iterations (and W warmup ones, default\n"
+            "                    --warmup) instead at block sizes >= BYTES (e.g. 4M:3:0, to\n"
+            "                    keep long runs short where one call takes seconds)\n"
             "  --warmup N        untimed iterations before an algorithm's balanced\n"
             "                    measurement at each size (default 2)\n"
             "  --algos LIST      comma-separated (default: all available in the mode), from\n"
@@ -324,15 +330,20 @@ static void usage(FILE *f)
             "  --duplex half|full  half (default): group A sends, group B receives; full: both\n"
             "                    groups send blocks of the same size and receive the other's\n"
             "  --imbalance LIST  arrival-pattern factors F, e.g. 0,1,4,16,64 (default 0): per\n"
-            "                    algorithm and size, T = its balanced time (median_s at F=0,\n"
-            "                    always measured first); then before each timed call every\n"
-            "                    process sleeps a random delay in [0, F*T] after a barrier\n"
-            "                    (a worst-case imbalance factor omega/T of at most F, give or\n"
-            "                    take the sleep's overshoot: omega_s shows the real one).\n"
+            "                    size, T = the BASELINE's balanced time (native's median_s at\n"
+            "                    F=0; root-gathering / merge-allgatherv with --intra), measured\n"
+            "                    first at each size (even when the baseline is not in --algos;\n"
+            "                    its row is then not printed), the same T for every algorithm;\n"
+            "                    then before each timed call every process sleeps a random\n"
+            "                    delay in [0, F*T] after a barrier (a worst-case imbalance\n"
+            "                    factor omega/T of at most F, give or take the sleep's\n"
+            "                    overshoot: omega_s shows the real one).  Every algorithm thus\n"
+            "                    sees the same delays in seconds, and avg_proc_s is\n"
+            "                    comparable across algorithms at one size and F.\n"
             "                    Rows at F=0 are printed only if 0 is in the list\n"
             "  --seed N          seed of the delays (default 1): the draws depend on the seed,\n"
             "                    world rank, block size and F only, so every algorithm sees\n"
-            "                    the same arrival patterns in units of its T\n"
+            "                    the same arrival patterns\n"
             "  --csv FILE        write the CSV there (default: stdout)\n"
             "  --no-verify       skip the result check (verified=skipped): saves the baseline\n"
             "                    call per size, for long runs that only time\n"
@@ -355,7 +366,10 @@ static void usage(FILE *f)
             "  verified      yes, MISMATCH or skipped\n"
             "  duplex        half or full\n"
             "  imbalance     F\n"
-            "  t_balanced_s  T: the algorithm's median_s at F=0 for this size\n"
+            "  t_balanced_s  T, the delay unit: the baseline's median_s at F=0 for this\n"
+            "                size, the same on every row of a size (each algorithm's own\n"
+            "                balanced time is its median_s at F=0); with no F > 0 and the\n"
+            "                baseline not in --algos, the algorithm's own median_s\n"
             "  avg_proc_s    average per-process time: mean over processes of exit time\n"
             "                minus own arrival time, averaged over iterations\n"
             "  worst_proc_s  worst per-process time: max over processes of the same,\n"
@@ -566,7 +580,8 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
             o->verify = 1;
         } else if (strcmp(a, "-p") == 0 || strcmp(a, "--iters") == 0 || strcmp(a, "--warmup") == 0 ||
                    strcmp(a, "--sizes") == 0 || strcmp(a, "--algos") == 0 || strcmp(a, "--csv") == 0 ||
-                   strcmp(a, "--duplex") == 0 || strcmp(a, "--imbalance") == 0 || strcmp(a, "--seed") == 0) {
+                   strcmp(a, "--duplex") == 0 || strcmp(a, "--imbalance") == 0 || strcmp(a, "--seed") == 0 ||
+                   strcmp(a, "--iters-large") == 0) {
             if (!has_value) {
                 snprintf(err, errlen, "%s needs a value", a);
                 return -1;
@@ -579,6 +594,19 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
             } else if (strcmp(a, "--iters") == 0 && parse_int(v, 1, &o->iters) != 0) {
                 snprintf(err, errlen, "--iters %s: expected an integer >= 1", v);
                 return -1;
+            } else if (strcmp(a, "--iters-large") == 0) {
+                const char *colon = strchr(v, ':'), *colon2 = colon != NULL ? strchr(colon + 1, ':') : NULL;
+                char n_text[16] = "";
+                size_t n_len = colon == NULL ? 0 : colon2 != NULL ? (size_t)(colon2 - colon - 1) : strlen(colon + 1);
+                if (n_len < sizeof n_text && colon != NULL)
+                    memcpy(n_text, colon + 1, n_len), n_text[n_len] = '\0';
+                o->large_warmup = -1;
+                if (colon == NULL || parse_bytes(v, colon, &o->large_from) != 0 || n_len >= sizeof n_text ||
+                    parse_int(n_text, 1, &o->large_iters) != 0 ||
+                    (colon2 != NULL && parse_int(colon2 + 1, 0, &o->large_warmup) != 0)) {
+                    snprintf(err, errlen, "--iters-large %s: expected BYTES:N or BYTES:N:W, e.g. 4M:3:0", v);
+                    return -1;
+                }
             } else if (strcmp(a, "--warmup") == 0 && parse_int(v, 0, &o->warmup) != 0) {
                 snprintf(err, errlen, "--warmup %s: expected an integer >= 0", v);
                 return -1;
@@ -829,14 +857,13 @@ typedef struct {
     double omega;            /* mean over iterations of latest minus earliest arrival */
 } stats;
 
-/* warmup untimed calls (if asked), then iters timed ones.  Each timed one:
+/* warmup untimed calls (if asked), then n timed ones.  Each timed one:
  * barrier (aligns the clocks), a delay uniform in [0, delay_max] drawn from
  * *rng, then the call, timed from this process's arrival to its exit.  w
- * holds 9 * iters doubles. */
-static stats measure(const bench *b, const options *o, int a, const call *c, int warmup, double delay_max,
-                     uint64_t rng, double *w)
+ * holds 9 * n doubles. */
+static stats measure(const bench *b, int n, int a, const call *c, int warmup, double delay_max, uint64_t rng,
+                     double *w)
 {
-    int n = o->iters;
     double *e = w, *arr = w + n, *sum = w + 2 * n, *mx_in = w + 3 * n, *mx = w + 6 * n;
     for (int i = 0; i < warmup; i++) {
         MPI_Barrier(MPI_COMM_WORLD);
@@ -1004,7 +1031,8 @@ int main(int argc, char **argv)
         alloc_ok = alloc_ok && ref != NULL;
     }
     int *mcounts = malloc((size_t)b.size * sizeof *mcounts), *mdispls = malloc((size_t)b.size * sizeof *mdispls);
-    double *w = malloc(9 * (size_t)o.iters * sizeof *w);
+    int max_iters = o.large_iters > o.iters ? o.large_iters : o.iters;
+    double *w = malloc(9 * (size_t)max_iters * sizeof *w);
     size_t ncells = (size_t)o.nsizes * (size_t)o.nalgs;
     double *med = calloc(ncells, sizeof *med), *avgp = calloc(ncells * (size_t)o.nimb, sizeof *avgp);
     alloc_ok = alloc_ok && mcounts != NULL && mdispls != NULL && w != NULL && med != NULL && avgp != NULL;
@@ -1047,7 +1075,28 @@ int main(int argc, char **argv)
                 fprintf(stderr, "intergather-bench: %s result differs from the expected data at %d bytes\n",
                         algs[b.baseline].name, bytes);
         }
-        for (int j = 0; j < o.nalgs; j++) {
+        int large = o.large_iters > 0 && bytes >= o.large_from;
+        int iters = large ? o.large_iters : o.iters, warmup = large && o.large_warmup >= 0 ? o.large_warmup : o.warmup;
+        /* The delay unit T: the baseline's balanced median at this size, the
+         * same for every algorithm.  The baseline goes first; if it is not
+         * in --algos and some F > 0 needs T, it is measured for T alone. */
+        int any_imb = 0, base_j = -1;
+        for (int k = 0; k < o.nimb; k++)
+            any_imb |= o.imb[k] > 0;
+        for (int j = 0; j < o.nalgs; j++)
+            if (o.algs[j] == b.baseline)
+                base_j = j;
+        double t_unit = 0;
+        if (base_j < 0 && any_imb) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            t_unit = measure(&b, iters, b.baseline, &c, warmup, 0, 0, w).median;
+            if (rank == 0)
+                fprintf(stderr, "%s p=%d q=%d bytes=%d: median %.3f ms: the delay unit T\n", algs[b.baseline].name,
+                        b.p, b.q, bytes, 1e3 * t_unit);
+        }
+        for (int jj = 0; jj < o.nalgs; jj++) {
+            /* the baseline first, then the others in --algos order */
+            int j = base_j < 0 ? jj : jj == 0 ? base_j : jj <= base_j ? jj - 1 : jj;
             int a = o.algs[j];
             const char *verified = "skipped";
             if (o.verify) {
@@ -1064,21 +1113,23 @@ int main(int argc, char **argv)
                 verified = ok ? "yes" : "MISMATCH";
                 mismatches += !ok;
             }
-            /* T: the balanced measurement, always first. */
-            stats bal = measure(&b, &o, a, &c, o.warmup, 0, 0, w);
-            double t_bal = bal.median;
+            /* The balanced measurement, always first. */
+            stats bal = measure(&b, iters, a, &c, warmup, 0, 0, w);
+            if (j == base_j)
+                t_unit = bal.median;
+            double t_bal = base_j < 0 && !any_imb ? bal.median : t_unit;
             med[s * o.nalgs + j] = bal.median;
             for (int k = 0; k < o.nimb; k++) {
                 double f = o.imb[k];
                 stats st = f == 0 ? bal
-                                  : measure(&b, &o, a, &c, 0, f * t_bal,
+                                  : measure(&b, iters, a, &c, 0, f * t_bal,
                                             delay_stream(o.seed, b.rank, bytes, f), w);
                 avgp[((size_t)s * (size_t)o.nimb + (size_t)k) * (size_t)o.nalgs + (size_t)j] = st.avg_proc;
                 done++;
                 if (rank != 0)
                     continue;
                 fprintf(csv, "%s,%s,%d,%d,%d,%d,%.9f,%.9f,%.9f,%s,%s,%g,%.9f,%.9f,%.9f,%.9f\n",
-                        b.intra ? "intra" : "inter", algs[a].name, b.p, b.q, bytes, o.iters, st.min, st.median, st.max,
+                        b.intra ? "intra" : "inter", algs[a].name, b.p, b.q, bytes, iters, st.min, st.median, st.max,
                         verified, b.full ? "full" : "half", f, t_bal, st.avg_proc, st.worst_proc, st.omega);
                 fflush(csv);
                 if (f == 0)

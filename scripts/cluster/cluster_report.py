@@ -1,14 +1,22 @@
 #!/usr/bin/python3
-"""Tables and a figure from an emulated-cluster run (scripts/cluster/run.sh).
+"""Tables and figures from an emulated-cluster run (scripts/cluster/run.sh).
 
-usage: cluster_report.py DATA_DIR FIGURE_DIR
-Reads DATA_DIR/cluster-{links,bench,tuned}.csv; prints Markdown on stdout and
-writes FIGURE_DIR/cluster-bench.png.
+usage: cluster_report.py DATA_DIR FIGURE_DIR [--phases "PHASES"] [--decide PATH]
+Reads DATA_DIR/cluster-peers.csv and cluster-arrival.csv (phases peers and
+arrival) and the old phases' DATA_DIR/cluster-{links,bench,tuned,fc-*}.csv;
+prints Markdown on stdout and writes FIGURE_DIR/cluster-peers.png (and, when
+cluster-bench.csv is newer than it, cluster-bench.png).  --phases: print only
+those phases' sections (default: every one whose data exists).  --decide: the
+decide_table binary (scripts/cluster/decide_table.c: the library's own
+decision code) to show what intergather's default model chooses at each
+point, and which network-model parameters would choose the fastest algorithm.
 """
 import csv
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 TUNED_NAMES = {"0": "default decision", "1": "linear", "2": "bruck", "3": "recursive doubling",
                "4": "ring", "5": "neighbor exchange", "6": "two proc"}
@@ -35,7 +43,28 @@ def ideal_fc(p, q):
 
 
 def main():
-    data, fig_dir = sys.argv[1:3]
+    args = sys.argv[1:]
+    phases, decide = None, None
+    while len(args) > 2:
+        if args[-2] == "--phases":
+            phases = args[-1].split()
+        elif args[-2] == "--decide":
+            decide = args[-1]
+        else:
+            sys.exit(__doc__)
+        args = args[:-2]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    data, fig_dir = args
+    import peers_report
+    peers_report.report(data, fig_dir, phases, decide)
+    old = ["bench", "tuned", "fcring", "igring", "igmpi", "manysenders"]
+    if phases is not None and not any(ph in phases for ph in old):
+        return
+    old_report(data, fig_dir)
+
+
+def old_report(data, fig_dir):
     links = read(os.path.join(data, "cluster-links.csv"))
     rows = read(os.path.join(data, "cluster-bench.csv"))
     tuned = read(os.path.join(data, "cluster-tuned.csv"))
@@ -161,7 +190,9 @@ def main():
             print(f"| {p}/{q} | {human(b)} | {nat:.3f} | " + " | ".join(cells) + f" | {'/'.join(sorted(vers))} |")
         print()
 
-    if not configs:
+    png = os.path.join(fig_dir, "cluster-bench.png")
+    src = os.path.join(data, "cluster-bench.csv")
+    if not configs or (os.path.exists(png) and os.path.getmtime(png) >= os.path.getmtime(src)):
         return
     import matplotlib
     matplotlib.use("Agg")

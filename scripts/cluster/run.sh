@@ -2,35 +2,81 @@
 # Emulated multi-node cluster on one machine: real Open MPI over TCP, one rank
 # per network namespace, every node's link rate-limited with tc (htb).
 #
-#   sudo scripts/cluster/run.sh              the whole run (about 30 minutes)
+#   sudo scripts/cluster/run.sh              the default phases: latency, peers and
+#                                            arrival (about 60 minutes)
 #   sudo QUICK=1 scripts/cluster/run.sh      a smoke run (small sizes, 8 nodes)
 #   sudo scripts/cluster/run.sh --teardown   remove a cluster left by a killed run
 #
 # Steps: build the cluster (NODES namespaces on one bridge, plus a head
 # namespace that runs mpirun and hosts no rank), check that every node's uplink
-# and downlink carries its configured rate, run intergather-bench for every
-# split in CONFIGS (native vs fc vs ring-optimal vs ring-paper, default
-# settings), then fc with its intra-group stage given to Open MPI
-# (INTERGATHER_GROUP_ALLGATHER=mpi) under each of Open MPI's tuned allgather
-# algorithms at one size, then fc at every size with the stage run by Open
-# MPI's default choice (igmpi), by Open MPI's ring allgather (fcring, the best
-# of the tuned ones) and by intergather's own ring (igring), and for p > q the
-# paper's plan against the default spread plan; ALWAYS tear down.
+# and downlink carries its configured rate, check that Open MPI sees every
+# namespace as a node of its own (MPI_COMM_TYPE_SHARED; the library's
+# INTERGATHER_VERBOSE=2 line "spans N nodes" must give one node per rank, else
+# it would apply its shared-memory cost model), then the PHASES:
+#   latency  ping-pong, fan-out and allreduce times (scripts/cluster/pingpong.c):
+#            ts, tw, to of the emulated network as MPI sees it
+#            (docs/data/cluster-pingpong.txt)
+#   peers    intergather (MPI_Allgather through the library, its default
+#            decision) against its peers -- native, iallgather,
+#            merge-allgatherv, and the library's direct and fc -- at every
+#            split in PEER_CONFIGS, half and full duplex, one bench run per
+#            (split, duplex) so that all share one inter-communicator
+#            (docs/data/cluster-peers.csv)
+#   arrival  the same algorithms under random process arrival patterns
+#            (bench --imbalance; the delay unit is native's balanced time)
+#            (docs/data/cluster-arrival.csv)
+#   and, not in the default PHASES:
+#   models   intergather under forced algorithms and network-model overrides
+#            (MODEL_VARIANTS), next to the library's direct and fc
+#            (pair API, no agreement step) at the points where a peer beat it
+#            (docs/data/cluster-models.csv; about 15 minutes)
+#   (the phases of the first version, about 45 minutes together:)
+#   bench    native vs fc vs ring-optimal vs ring-paper, default settings
+#   tuned    fc with its intra-group stage given to Open MPI
+#            (INTERGATHER_GROUP_ALLGATHER=mpi) under each of Open MPI's tuned
+#            allgather algorithms at one size
+#   fcring, igring, igmpi   fc at every size with the stage run by Open MPI's
+#            ring allgather, by intergather's own ring, by Open MPI's default
+#   manysenders  for p > q, the paper's plan against the default spread plan
+# ALWAYS tears down.
 # Only namespaces, veth pairs, a bridge and addresses inside those namespaces
 # are created; the host's own network namespace is never touched.
 #
-# Results: docs/data/cluster-links.csv, docs/data/cluster-bench.csv,
-# docs/data/cluster-tuned.csv, docs/data/cluster-fc-ring.csv,
-# docs/data/cluster-fc-igring.csv, docs/data/cluster-fc-igmpi.csv,
-# docs/data/cluster-fc-{join,spread}.csv,
-# docs/figures/cluster-bench.png, and Markdown tables on stdout.
-# Environment: RATE (Mbit/s per node and direction, default 100), CONFIGS
-# ("P:Q ..."), OUT and FIG (output folders; QUICK=1 writes to /tmp/igc-quick), SIZES (bench --sizes, default 256K:4M), ITERS (default 3),
-# TUNED_ALGS (default "0 1 2 3 4 5"), TUNED_CONFIGS, TUNED_SIZE,
+# Results: docs/data/cluster-links.csv (the link check; cluster-peers-links.csv
+# or cluster-models-links.csv when the bench phase is not run, with peers or
+# models), docs/data/cluster-nodes.txt,
+# docs/data/cluster-peers.csv, docs/data/cluster-arrival.csv (and the old
+# phases': cluster-bench.csv, cluster-tuned.csv, cluster-fc-ring.csv,
+# cluster-fc-igring.csv, cluster-fc-igmpi.csv, cluster-fc-{join,spread}.csv),
+# docs/figures/cluster-peers.png (cluster-bench.png), Markdown tables on stdout.
+# Environment: RATE (Mbit/s per node and direction, default 100),
+# PHASES (default "latency peers arrival"; the link and node checks always run),
+# OUT and FIG (output folders; QUICK=1 writes to /tmp/igc-quick),
 # LINK_MIN (lowest acceptable fraction of RATE per link, default 0.85),
-# IGC_PREFIX (namespace prefix, default igc), IGC_SUBNET (default 10.78.0),
-# PHASES (default "bench tuned fcring igring igmpi manysenders"; the link check
-# always runs).
+# IGC_PREFIX (namespace prefix, default igc), IGC_SUBNET (default 10.78.0);
+# peers: PEER_CONFIGS ("P:Q ...", default "4:4 8:8 4:12 12:4"), PEER_SIZES
+# (default 4K,16K,64K,256K,1M,4M), PEER_DUPLEX (default "half full"),
+# PEER_ALGOS (default native,iallgather,merge-allgatherv,intergather,direct,fc),
+# PEER_ITERS (default 5), PEER_LARGE ("BYTES:N:W": N iterations and W warmup
+# ones from BYTES on, default 1M:3:0: calls of seconds), WARMUP (default 1);
+# arrival: ARRIVAL_CONFIGS (default "4:4 8:8"), ARRIVAL_SIZES (default
+# 16K,256K), ARRIVAL_F (default 0,1,4,16,64), ARRIVAL_ITERS (default 3),
+# ARRIVAL_LARGE (default 256K:2:1) and, for more than 8 processes,
+# ARRIVAL_LARGE_BIG (default 256K:1:1): at F = 64 one iteration of 8:8 at
+# 256 KiB waits up to 64 x native's 1.6 s; ARRIVAL_ALGOS (default PEER_ALGOS);
+# PEER_ENV / ARRIVAL_ENV: extra "-x NAME=VALUE" options for mpirun (e.g. a
+# model override, INTERGATHER_NET_MODEL=ts=..,tw=..,to=..);
+# models: MODEL_CONFIGS (default "4:4 8:8"), MODEL_DUPLEX (default
+# "half full"), MODEL_SIZES (default 16K,256K,1M,4M), MODEL_ALGOS (default
+# intergather,direct,fc), MODEL_VARIANTS (space-separated NAME=VALUE settings
+# for the library, one set of runs each, NAME=VALUE:half or :full for one
+# duplex only; default INTERGATHER_ALGORITHM=direct, INTERGATHER_ALGORITHM=fc,
+# INTERGATHER_ALGORITHM=full-duplex:full; e.g. also
+# INTERGATHER_NET_MODEL=ts=1e-3,tw=8e-8,to=1e-4);
+# old phases: CONFIGS, SIZES (default 256K:4M), ITERS (default 3), TUNED_ALGS
+# (default "0 1 2 3 4 5"), TUNED_CONFIGS, TUNED_SIZE.
+# Sourced with IGC_LIB=1 it only defines the functions (build_cluster,
+# cluster_mpirun, check_links, check_nodes, teardown) for ad-hoc experiments.
 set -uo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -42,7 +88,7 @@ for tool in ip tc mpicc mpirun /usr/bin/python3; do
     command -v "$tool" >/dev/null || { echo "run.sh: $tool not found" >&2; exit 1; }
 done
 
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 export IGC_PREFIX=${IGC_PREFIX:-igc}
 export IGC_SUBNET=${IGC_SUBNET:-10.78.0}
@@ -50,7 +96,26 @@ RATE=${RATE:-100}
 if [ -n "${QUICK:-}" ]; then
     CONFIGS=${CONFIGS:-"4:4"}; SIZES=${SIZES:-64K,256K}; ITERS=${ITERS:-2}
     TUNED_ALGS=${TUNED_ALGS:-"0 4"}; TUNED_CONFIGS=${TUNED_CONFIGS:-"4:4"}; TUNED_SIZE=${TUNED_SIZE:-256K}
+    PEER_CONFIGS=${PEER_CONFIGS:-"4:4"}; PEER_SIZES=${PEER_SIZES:-16K,256K}; PEER_ITERS=${PEER_ITERS:-2}
+    ARRIVAL_CONFIGS=${ARRIVAL_CONFIGS:-"4:4"}; ARRIVAL_SIZES=${ARRIVAL_SIZES:-64K}; ARRIVAL_F=${ARRIVAL_F:-0,4}
+    ARRIVAL_ITERS=${ARRIVAL_ITERS:-2}
 fi
+PEER_CONFIGS=${PEER_CONFIGS:-"4:4 8:8 4:12 12:4"}
+PEER_SIZES=${PEER_SIZES:-4K,16K,64K,256K,1M,4M}
+PEER_DUPLEX=${PEER_DUPLEX:-"half full"}
+PEER_ALGOS=${PEER_ALGOS:-native,iallgather,merge-allgatherv,intergather,direct,fc}
+PEER_ITERS=${PEER_ITERS:-5}
+PEER_LARGE=${PEER_LARGE:-1M:3:0}
+PEER_ENV=${PEER_ENV:-}
+WARMUP=${WARMUP:-1}
+ARRIVAL_CONFIGS=${ARRIVAL_CONFIGS:-"4:4 8:8"}
+ARRIVAL_SIZES=${ARRIVAL_SIZES:-16K,256K}
+ARRIVAL_F=${ARRIVAL_F:-0,1,4,16,64}
+ARRIVAL_ITERS=${ARRIVAL_ITERS:-3}
+ARRIVAL_LARGE=${ARRIVAL_LARGE:-256K:2:1}
+ARRIVAL_LARGE_BIG=${ARRIVAL_LARGE_BIG:-256K:1:1}
+ARRIVAL_ALGOS=${ARRIVAL_ALGOS:-$PEER_ALGOS}
+ARRIVAL_ENV=${ARRIVAL_ENV:-}
 CONFIGS=${CONFIGS:-"4:4 8:8 4:12 12:4"}
 SIZES=${SIZES:-256K:4M}
 ITERS=${ITERS:-3}
@@ -58,7 +123,12 @@ TUNED_ALGS=${TUNED_ALGS:-"0 1 2 3 4 5"}
 TUNED_CONFIGS=${TUNED_CONFIGS:-"4:4 8:8 4:12 12:4"}
 TUNED_SIZE=${TUNED_SIZE:-4M}
 LINK_MIN=${LINK_MIN:-0.85}
-PHASES=${PHASES:-"bench tuned fcring igring igmpi manysenders"}
+PHASES=${PHASES-"latency peers arrival"}
+MODEL_CONFIGS=${MODEL_CONFIGS:-"4:4 8:8"}
+MODEL_DUPLEX=${MODEL_DUPLEX:-"half full"}
+MODEL_SIZES=${MODEL_SIZES:-16K,256K,1M,4M}
+MODEL_ALGOS=${MODEL_ALGOS:-intergather,direct,fc}
+MODEL_VARIANTS=${MODEL_VARIANTS:-"INTERGATHER_ALGORITHM=direct INTERGATHER_ALGORITHM=fc INTERGATHER_ALGORITHM=full-duplex:full"}
 if [ -n "${QUICK:-}" ]; then
     OUT=${OUT:-/tmp/igc-quick}; FIG=${FIG:-/tmp/igc-quick}
 fi
@@ -91,30 +161,6 @@ teardown() {
     fi
     echo "teardown: cluster removed" >&2
 }
-
-if [ "${1:-}" = "--teardown" ]; then
-    teardown
-    exit $?
-fi
-if [ -n "$(ns_list)" ]; then
-    echo "run.sh: namespaces $IGC_PREFIX-* already exist (a run in progress, or one that was killed):" >&2
-    echo "  $(ns_list | tr '\n' ' ')" >&2
-    echo "remove them with: scripts/cluster/run.sh --teardown" >&2
-    exit 1
-fi
-
-IGC_RUN=$(mktemp -d /tmp/igc-run.XXXXXX)
-export IGC_RUN
-trap teardown EXIT
-trap 'echo "interrupted" >&2; exit 130' INT TERM
-
-max_nodes=0
-for c in $CONFIGS $TUNED_CONFIGS; do
-    n=$((${c%:*} + ${c#*:}))
-    [ "$n" -gt "$max_nodes" ] && max_nodes=$n
-done
-NODES=${NODES:-$max_nodes}
-[ $((NODES % 2)) -eq 0 ] || NODES=$((NODES + 1))
 
 # --- the cluster ------------------------------------------------------------
 # A "switch" namespace holds bridge br0; node I is namespace $IGC_PREFIX-nI
@@ -174,12 +220,13 @@ cluster_mpirun() {
 
 # --- link check ---------------------------------------------------------------
 check_links() {
+    : "${LINKS_CSV:=cluster-links.csv}"
     mpicc -std=c11 -O2 "$here/linkcheck.c" -o "$IGC_RUN/linkcheck" || return 1
     cluster_mpirun "$NODES" "$IGC_RUN/linkcheck" 4194304 3 >"$IGC_RUN/links.txt" || return 1
     {
         echo "rate_mbit,src,dst,measured_mbit"
         awk -v r="$RATE" '$1 == "link" { split($2, e, "->"); print r "," e[1] "," e[2] "," $3 }' "$IGC_RUN/links.txt"
-    } >"$OUT/cluster-links.csv"
+    } >"$OUT/$LINKS_CSV"
     awk -v r="$RATE" -v lo="$LINK_MIN" '
         $1 == "link" { n++; if ($3 < min || n == 1) min = $3; if ($3 > max) max = $3
                        if ($3 < lo * r || $3 > 1.10 * r) { bad++; print "  link " $2 ": " $3 " Mbit/s" } }
@@ -189,6 +236,29 @@ check_links() {
         echo "emulated network, would be the bottleneck (or shaping is broken); try a lower RATE" >&2
         return 1
     }
+}
+
+# --- node check ---------------------------------------------------------------
+# Every namespace must be a node of its own for Open MPI, as on a real
+# cluster: intergather counts the nodes an inter-communicator spans with
+# MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and applies its shared-memory
+# cost model when they all share one.  The library says how many it counts
+# (INTERGATHER_VERBOSE=2: "spans N nodes"); N must be the number of ranks.
+check_nodes() {
+    local np=${1:-$NODES} log=$IGC_RUN/nodes.txt n
+    cluster_mpirun "$np" -x INTERGATHER_VERBOSE=2 -- "$BENCH" -p $((np / 2)) --sizes 64K --iters 1 --warmup 0 \
+        --algos intergather >/dev/null 2>"$log" || { cat "$log" >&2; return 1; }
+    n=$(sed -n 's/.*spans \([0-9]*\) node.*/\1/p' "$log" | sort -u)
+    {
+        echo "# scripts/cluster/run.sh node check, $(date -u '+%Y-%m-%d %H:%M UTC'): $np ranks, one per namespace"
+        grep -E 'spans [0-9]+ node|alg-' "$log"
+    } >"$OUT/cluster-nodes.txt"
+    if [ "$n" != "$np" ]; then
+        echo "NODE CHECK FAILED: $np ranks in $np namespaces, but the library counts '${n:-?}' node(s)" >&2
+        cat "$log" >&2
+        return 1
+    fi
+    echo "nodes: the library counts $n nodes for $np ranks (network cost model)" >&2
 }
 
 # --- benchmark runs -------------------------------------------------------------
@@ -246,12 +316,85 @@ run_fc_variant() { # run_fc_variant NAME OUTPUT.csv LABEL MPIRUN-OPTIONS...
     cp "$IGC_RUN/$name-all.csv" "$OUT/$out"
 }
 
+# intergather (the library's MPI_Allgather, default decision) and its peers:
+# one bench run per (split, duplex), every algorithm on one
+# inter-communicator.  Progress and the library's verbose lines go to
+# $IGC_RUN/NAME-P-Q-DUPLEX.log.
+run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- MPIRUN-OPTIONS...]
+    local name=$1 out=$2 configs=$3 duplexes=$4 c p q d csv log t1
+    shift 4
+    local bopts=() mopts=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do bopts+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    mopts=("$@")
+    for c in $configs; do
+        p=${c%:*} q=${c#*:}
+        for d in $duplexes; do
+            csv=$IGC_RUN/$name-$p-$q-$d.csv log=$IGC_RUN/$name-$p-$q-$d.log t1=$SECONDS
+            echo "$name: p=$p q=$q, $d duplex: ${bopts[*]} ${mopts[*]}" >&2
+            cluster_mpirun $((p + q)) -x INTERGATHER_VERBOSE=1 "${mopts[@]}" -- \
+                "$BENCH" -p "$p" --duplex "$d" --csv "$csv" "${bopts[@]}" 2>"$log" ||
+                { tail -20 "$log" >&2; return 1; }
+            grep -E '^\[|did NOT match' "$log" | sed 's/^/  /' >&2
+            echo "  ($((SECONDS - t1)) s, load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+            [ -s "$IGC_RUN/$name-all.csv" ] || sed -n '1s/^/rate_mbit,/p' "$csv" >"$IGC_RUN/$name-all.csv"
+            sed -n "2,\$s/^/$RATE,/p" "$csv" >>"$IGC_RUN/$name-all.csv"
+            cp "$IGC_RUN/$name-all.csv" "$OUT/$out"
+        done
+    done
+}
+
 has_phase() { [[ " $PHASES " == *" $1 "* ]]; }
 
+[ -n "${IGC_LIB:-}" ] && return 0
+
+if [ "${1:-}" = "--teardown" ]; then
+    teardown
+    exit $?
+fi
+if [ -n "$(ns_list)" ]; then
+    echo "run.sh: namespaces $IGC_PREFIX-* already exist (a run in progress, or one that was killed):" >&2
+    echo "  $(ns_list | tr '\n' ' ')" >&2
+    echo "remove them with: scripts/cluster/run.sh --teardown" >&2
+    exit 1
+fi
+
+IGC_RUN=$(mktemp -d /tmp/igc-run.XXXXXX)
+export IGC_RUN
+trap teardown EXIT
+trap 'echo "interrupted" >&2; exit 130' INT TERM
+
+all_configs=""
+has_phase bench && all_configs="$all_configs $CONFIGS"
+has_phase tuned && all_configs="$all_configs $TUNED_CONFIGS"
+for ph in fcring igring igmpi manysenders; do has_phase $ph && all_configs="$all_configs $CONFIGS"; done
+has_phase peers && all_configs="$all_configs $PEER_CONFIGS"
+has_phase models && all_configs="$all_configs $MODEL_CONFIGS"
+has_phase arrival && all_configs="$all_configs $ARRIVAL_CONFIGS"
+max_nodes=2
+for c in $all_configs; do
+    n=$((${c%:*} + ${c#*:}))
+    [ "$n" -gt "$max_nodes" ] && max_nodes=$n
+done
+NODES=${NODES:-$max_nodes}
+[ $((NODES % 2)) -eq 0 ] || NODES=$((NODES + 1))
+
+# The link check goes with the phase it vouches for.
+LINKS_CSV=cluster-links-last.csv
+has_phase models && LINKS_CSV=cluster-models-links.csv
+has_phase peers && LINKS_CSV=cluster-peers-links.csv
+has_phase bench && LINKS_CSV=cluster-links.csv
 mkdir -p "$OUT" "$FIG"
 [ -x "$BENCH" ] || { echo "run.sh: $BENCH missing: run make first" >&2; exit 1; }
 build_cluster || { echo "run.sh: building the cluster failed" >&2; exit 1; }
 check_links || exit 1
+check_nodes || exit 1
+if has_phase latency; then
+    mpicc -std=c11 -O2 "$here/pingpong.c" -o "$IGC_RUN/pingpong" &&
+        cluster_mpirun "$NODES" "$IGC_RUN/pingpong" 30 >"$OUT/cluster-pingpong.txt" ||
+        { echo "run.sh: the latency phase failed" >&2; exit 1; }
+    echo "latency: $(tr '\n' ' ' <"$OUT/cluster-pingpong.txt")" >&2
+fi
 t0=$SECONDS
 if has_phase bench; then
     run_configs || { echo "run.sh: a benchmark run failed" >&2; exit 1; }
@@ -294,4 +437,44 @@ if has_phase manysenders; then
     fi
     echo "many-senders runs took $((SECONDS - t0)) s" >&2
 fi
-/usr/bin/python3 "$here/cluster_report.py" "$OUT" "$FIG"
+t0=$SECONDS
+if has_phase peers; then
+    echo "peers: load average at start $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+    run_peers peers cluster-peers.csv "$PEER_CONFIGS" "$PEER_DUPLEX" --sizes "$PEER_SIZES" --iters "$PEER_ITERS" \
+        --iters-large "$PEER_LARGE" --warmup "$WARMUP" --algos "$PEER_ALGOS" -- $PEER_ENV ||
+        { echo "run.sh: a peers run failed" >&2; exit 1; }
+    echo "peers runs took $((SECONDS - t0)) s, load average at end $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+fi
+t0=$SECONDS
+if has_phase arrival; then
+    echo "arrival: load average at start $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+    for c in $ARRIVAL_CONFIGS; do
+        large=$ARRIVAL_LARGE
+        [ $((${c%:*} + ${c#*:})) -gt 8 ] && large=$ARRIVAL_LARGE_BIG
+        run_peers arrival cluster-arrival.csv "$c" half --sizes "$ARRIVAL_SIZES" --iters "$ARRIVAL_ITERS" \
+            --iters-large "$large" --warmup "$WARMUP" --imbalance "$ARRIVAL_F" --algos "$ARRIVAL_ALGOS" \
+            -- $ARRIVAL_ENV || { echo "run.sh: an arrival run failed" >&2; exit 1; }
+    done
+    echo "arrival runs took $((SECONDS - t0)) s, load average at end $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+fi
+t0=$SECONDS
+if has_phase models; then
+    : >"$IGC_RUN/models-all.csv"
+    for v in $MODEL_VARIANTS; do
+        duplexes=$MODEL_DUPLEX
+        case $v in *:half | *:full) duplexes=${v##*:} v=${v%:*} ;; esac
+        rm -f "$IGC_RUN/variant-all.csv"
+        run_peers variant variant.csv "$MODEL_CONFIGS" "$duplexes" --sizes "$MODEL_SIZES" --iters "$PEER_ITERS" \
+            --iters-large "$PEER_LARGE" --warmup "$WARMUP" --algos "$MODEL_ALGOS" -- -x "$v" ||
+            { echo "run.sh: a models run failed" >&2; exit 1; }
+        [ -s "$IGC_RUN/models-all.csv" ] || sed -n '1s/^/variant,/p' "$IGC_RUN/variant-all.csv" >"$IGC_RUN/models-all.csv"
+        sed -n "2,\$s/^/\"$v\",/p" "$IGC_RUN/variant-all.csv" >>"$IGC_RUN/models-all.csv"
+        cp "$IGC_RUN/models-all.csv" "$OUT/cluster-models.csv"
+    done
+    rm -f "$OUT/variant.csv"
+    echo "models runs took $((SECONDS - t0)) s" >&2
+fi
+decide=()
+mpicc -std=c11 -O2 -I "$top/include" -I "$top/src" "$here/decide_table.c" "$top/src/.libs/libigplan.a" -lm \
+    -o "$IGC_RUN/decide_table" && decide=(--decide "$IGC_RUN/decide_table")
+/usr/bin/python3 "$here/cluster_report.py" "$OUT" "$FIG" --phases "$PHASES" "${decide[@]}"
