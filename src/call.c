@@ -4,6 +4,8 @@
 #include "log.h"
 #include "mpi_identity.h"
 
+#include <stddef.h>
+
 static int go_native(ig_fallback why)
 {
     ig_stats_fallback(why);

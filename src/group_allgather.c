@@ -19,6 +19,8 @@
 #include "stats.h"
 #include "tags.h"
 
+#include <stddef.h>
+
 static void *member_ptr(void *buf, const int *displs, MPI_Aint extent, int k)
 {
     return ig_offset(buf, displs == NULL ? k : displs[k], extent);

@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int started;
