@@ -149,7 +149,7 @@ if [ $do_run = 1 ]; then
             echo "$id,$algo,$size,$label,$(date -u +%Y-%m-%dT%H:%M:%SZ),$w,$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.1f", u + s }'),$m,$status,$buildid,\"${cmd%.tmp}\"" >>"$runs.tmp"
             { head -n 1 "$runs.tmp"; tail -n +2 "$runs.tmp" | sort; } >"$runs"
             rm -f "$runs.tmp"
-        ) 9>"$runs.lock"
+        ) 9>"$work/runs.lock"
         echo "direct.sh: $id $algo $size $status (wall ${w}s, cpu $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')s)" >&2
     }
     export -f one_point
@@ -166,12 +166,14 @@ for pt in "$work"/points/*.csv; do
     echo "$id"
 done | sort -u | while read -r id; do
     out="$data/figure4-direct-$id.csv"
+    # shellcheck disable=SC2012 # our own file names: panel-algorithm-size.csv
     first=$(ls "$work"/points/"$id"-*.csv | head -n 1)
     { head -n 1 "$first"; for f in "$work"/points/"$id"-*.csv; do tail -n +2 "$f"; done | sort -t, -k5,5n -k2,2; } >"$out"
 done
 
 mpicc=${MPICC:-mpicc}
 dt="$work/decide_table"
+# shellcheck disable=SC2046 # a list of paths without spaces
 $mpicc -std=c11 -O2 -I"$top/include" -I"$top/src" -o "$dt" "$here/decide_table.c" \
     $(for f in settings_parse shape decide algorithms_table cost_model range_partition fc_plan ring_schedule \
           ring_split_stream ring_paper; do echo "$top/src/$f.c"; done) -lm
