@@ -72,7 +72,7 @@ run_system() (
             module() { eval "$("$IG_MODULECMD_TCL" bash "$@")"; }
             export MODULEPATH=$tclmoduledir ;;
     esac
-    unset LD_PRELOAD INTERGATHER_TOPOLOGY INTERGATHER_MIN_BYTES INTERGATHER_ALGORITHM INTERGATHER_VERBOSE \
+    unset LD_PRELOAD INTERGATHER_TOPOLOGY INTERGATHER_MIN_BYTES INTERGATHER_ALGORITHM INTERGATHER_NET_MODEL INTERGATHER_SHM_MODEL INTERGATHER_VERBOSE \
           INTERGATHER_RING_SCHEDULE __INTERGATHER_MODULE_DEFAULTS
     # Lmod drops duplicate entries of any path variable a module changes
     # (its documented behaviour, for every module): start from a PATH
