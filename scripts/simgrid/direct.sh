@@ -49,24 +49,8 @@ build=${IG_SIM_BUILD:-/tmp/intergather-simbuild}
 work=${IG_SIM_WORK:-/tmp/intergather-sim}
 data="$top/docs/data"
 
-# panel p q hostfile largest-size-root-gathering (figure4.sh's fc rows)
-PANELS="
-a 512 512 hosts-1024x8.txt 2M
-b 256 768 hosts-1024x8.txt 4M
-c 768 256 hosts-1024x8.txt 2M
-d 128 128 hosts-256x1.txt  4M
-e  64 192 hosts-256x1.txt  4M
-f 192  64 hosts-256x1.txt  4M
-"
-SMPI_CFG=(
-    --cfg=smpi/coll-selector:mpich
-    --cfg=smpi/allgather:NTSLR
-    --cfg=smpi/bcast:scatter_LR_allgather
-    --cfg=smpi/simulate-computation:no
-    --cfg=smpi/shared-malloc-blocksize:268435456
-    --cfg=smpi/auto-shared-malloc-thresh:65536
-    --cfg=smpi/privatization:no
-)
+# shellcheck source=scripts/simgrid/common.sh
+. "$here/common.sh"
 usage() { sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; }
 
 panels="d e f" sizes=32K,256K,4M algos=direct,chain,fc,root-gathering jobs=2 label=direct fresh=0 do_build=1 do_run=1
@@ -87,25 +71,20 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-panel_row() { echo "$PANELS" | awk -v id="$1" '$1 == id'; }
 for id in $panels; do
-    [ -n "$(panel_row "$id")" ] || { echo "direct.sh: no fully connected panel '$id' (a..f)" >&2; exit 2; }
+    [ "$(panel_row "$id" | awk '{print $2}')" = fc ] || { echo "direct.sh: no fully connected panel '$id' (a..f)" >&2; exit 2; }
 done
 
 mkdir -p "$work/points" "$work/logs" "$data"
 runs="$data/sim-direct-runs.csv"
 
 if [ $do_run = 1 ]; then
-    if [ $do_build = 1 ]; then
-        IG_SIM_BUILD="$build" "$here/build.sh" >/dev/null
-    fi
-    bin="$build/intergather-bench"
-    [ -x "$bin" ] || { echo "direct.sh: $bin missing (run without --no-build)" >&2; exit 1; }
-    python3 "$here/platforms.py" --out "$work/platforms"
+    sim_prepare direct.sh "$build" "$work" "$do_build"
     # One line per point still to simulate: panel algorithm size command.
     list=$(mktemp "$work/direct-points.XXXXXX")
     for id in $panels; do
-        read -r _ p q hosts rgmax <<<"$(panel_row "$id")"
+        # rgmax: root gathering's largest size (SMPI's 2 GiB limit, common.sh)
+        read -r _ _ p q _ hosts _ _ rgmax <<<"$(panel_row "$id")"
         for algo in ${algos//,/ }; do
             for size in ${sizes//,/ }; do
                 if [ "$algo" = root-gathering ] &&

@@ -38,27 +38,9 @@ work=${IG_SIM_WORK:-/tmp/intergather-sim}
 python=${PYTHON:-/usr/bin/python3}
 data="$top/docs/data"
 figures="$top/docs/figures"
+# shellcheck source=scripts/simgrid/common.sh
+. "$here/common.sh"
 
-# panel topology p q platform hostfile ranks-per-node largest-size-proposed largest-size-baseline
-# (the paper's order, a..l).  Largest sizes: SMPI 3.32 computes some
-# collective byte offsets in 32-bit ints, so a run whose buffers exceed
-# 2 GiB fails (scatter_LR_allgather bcast of p * 4 MiB = 2 GiB: truncation
-# and deadlock; NTSLR allgather over 768 * 4 MiB = 3 GiB: segmentation
-# fault).  Panels a (root gathering) and c (both) therefore stop at 2 MiB.
-PANELS="
-a fc   512 512 cori_df.xml hosts-1024x8.txt 8 4M 2M
-b fc   256 768 cori_df.xml hosts-1024x8.txt 8 4M 4M
-c fc   768 256 cori_df.xml hosts-1024x8.txt 8 2M 2M
-d fc   128 128 cori_df.xml hosts-256x1.txt  1 4M 4M
-e fc    64 192 cori_df.xml hosts-256x1.txt  1 4M 4M
-f fc   192  64 cori_df.xml hosts-256x1.txt  1 4M 4M
-g ring 512 512 ring128.xml hosts-1024x8.txt 8 4M 4M
-h ring 256 768 ring128.xml hosts-1024x8.txt 8 4M 4M
-i ring 768 256 ring128.xml hosts-1024x8.txt 8 4M 4M
-j ring 128 128 ring256.xml hosts-256x1.txt  1 4M 4M
-k ring  64 192 ring256.xml hosts-256x1.txt  1 4M 4M
-l ring 192  64 ring256.xml hosts-256x1.txt  1 4M 4M
-"
 QUICK="d e f j k l"
 FULL="d e f j k l a b c g h i" # cheap panels first
 
@@ -73,15 +55,6 @@ MIN_SIZE=32K
 # which simulates to the same times (docs/simulation.md, "Sensitivity"), but
 # the committed panels ran the paper's.
 export INTERGATHER_GROUP_ALLGATHER=mpi
-SMPI_CFG=(
-    --cfg=smpi/coll-selector:mpich
-    --cfg=smpi/allgather:NTSLR
-    --cfg=smpi/bcast:scatter_LR_allgather
-    --cfg=smpi/simulate-computation:no
-    --cfg=smpi/shared-malloc-blocksize:268435456
-    --cfg=smpi/auto-shared-malloc-thresh:65536
-    --cfg=smpi/privatization:no
-)
 
 usage() { sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; }
 
@@ -106,7 +79,6 @@ done
 panels=${panels:-$FULL}
 label=${label:-full}
 
-panel_row() { echo "$PANELS" | awk -v id="$1" '$1 == id'; }
 for id in $panels; do
     [ -n "$(panel_row "$id")" ] || { echo "figure4.sh: no panel '$id' (a..l)" >&2; exit 2; }
 done
@@ -115,12 +87,7 @@ mkdir -p "$data" "$figures" "$work/logs"
 runs="$data/figure4-runs.csv"
 
 if [ $do_run = 1 ]; then
-    if [ $do_build = 1 ]; then
-        IG_SIM_BUILD="$build" "$here/build.sh" >/dev/null
-    fi
-    bin="$build/intergather-bench"
-    [ -x "$bin" ] || { echo "figure4.sh: $bin missing (run without --no-build)" >&2; exit 1; }
-    python3 "$here/platforms.py" --out "$work/platforms"
+    sim_prepare figure4.sh "$build" "$work" "$do_build"
 
     [ -f "$runs" ] || echo "panel,topology,p,q,ranks_per_node,platform,label,finished_utc,wall_s,cpu_s,status,build,command" >"$runs"
     for id in $panels; do
