@@ -11,8 +11,11 @@
  * overlap segment by segment: about p k t_w plus the (q - 1) segments it
  * takes to fill the pipeline.  The paper's fully connected algorithm runs
  * its broadcast and allgather stages one after the other (for p < q its
- * broadcast tree also leaves links idle); this is what closes that gap at
- * large blocks.
+ * broadcast tree also leaves links idle); the chain is meant to close that
+ * gap at large blocks.  Measured so far it does not: in SimGrid (the
+ * paper's 256-process panels) it was 2.3-6.9x slower than fc once blocks
+ * were segmented, and it has not been measured on the emulated cluster
+ * (docs/simulation.md); the cost model rarely picks it.
  *
  * Order: on every link both ends walk the same list -- for each segment
  * index, the blocks by their distance from their owner -- so messages match
@@ -66,26 +69,36 @@ static MPI_Aint seg_len(const chain_ctx *c, int s)
     return rest < c->seg_bytes ? rest : c->seg_bytes;
 }
 
-/* Post a receive of segment s of block b into the receive buffer. */
-static int post_recv(const chain_ctx *c, int b, int s, int peer, int tag, MPI_Request *req)
+/* Segment s of block b in the receive buffer, as an MPI (buf, count,
+ * type): the whole block in its datatype, or a byte range of it. */
+typedef struct {
+    void *buf;
+    int count;
+    MPI_Datatype type;
+} chain_segment;
+
+static chain_segment segment_of(const chain_ctx *c, int b, int s)
 {
     const ig_xfer *x = c->x;
-    if (c->m == 1 && c->seg_bytes == 0)
-        return PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, peer, tag, c->pair->comm, req);
+    if (c->seg_bytes == 0)
+        return (chain_segment){ ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype };
     char *base = (char *)ig_xfer_rptr(x, b) + c->rtrue_lb + (MPI_Aint)s * c->seg_bytes;
-    return PMPI_Irecv(base, (int)seg_len(c, s), MPI_BYTE, peer, tag, c->pair->comm, req);
+    return (chain_segment){ base, (int)seg_len(c, s), MPI_BYTE };
+}
+
+static int post_recv(const chain_ctx *c, int b, int s, int peer, int tag, MPI_Request *req)
+{
+    chain_segment g = segment_of(c, b, s);
+    return PMPI_Irecv(g.buf, g.count, g.type, peer, tag, c->pair->comm, req);
 }
 
 static int post_forward(const chain_ctx *c, int b, int s, int peer, MPI_Request *req)
 {
-    const ig_xfer *x = c->x;
-    if (c->m == 1 && c->seg_bytes == 0)
-        return PMPI_Isend(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, peer, IG_TAG_RING, c->pair->comm, req);
-    char *base = (char *)ig_xfer_rptr(x, b) + c->rtrue_lb + (MPI_Aint)s * c->seg_bytes;
-    return PMPI_Isend(base, (int)seg_len(c, s), MPI_BYTE, peer, IG_TAG_RING, c->pair->comm, req);
+    chain_segment g = segment_of(c, b, s);
+    return PMPI_Isend(g.buf, g.count, g.type, peer, IG_TAG_RING, c->pair->comm, req);
 }
 
-static int chain_sender(chain_ctx *c, const ig_step *step)
+static int chain_sender(chain_ctx *c)
 {
     const ig_xfer *x = c->x;
     int owner = c->p + owner_of(c, c->pair->rank), rc = MPI_SUCCESS;
@@ -107,7 +120,6 @@ static int chain_sender(chain_ctx *c, const ig_step *step)
     ig_err_keep(&rc, ig_waitall(c->m, reqs));
     free(reqs);
     ig_block_free(&blk);
-    (void)step;
     return rc;
 }
 
@@ -182,5 +194,5 @@ int ig_alg_chain(ig_pair *pair, const ig_xfer *x, const ig_step *step)
             return rc;
         return chain_receiver(&c, step);
     }
-    return chain_sender(&c, step);
+    return chain_sender(&c);
 }

@@ -21,30 +21,13 @@
 
 #include <stdlib.h>
 
-typedef struct {
-    int local_index, n_local, n_remote, remote_base;
-    int local_sends, remote_sends;
-} direct_view;
-
-static direct_view view_of(const ig_pair *pair, const ig_step *step)
-{
-    direct_view v;
-    int first = pair->rank < pair->p, both = step->sender < 0;
-    v.local_index = first ? pair->rank : pair->rank - pair->p;
-    v.n_local = first ? pair->p : pair->q;
-    v.n_remote = first ? pair->q : pair->p;
-    v.remote_base = first ? pair->p : 0;
-    v.local_sends = both || first;
-    v.remote_sends = both || !first;
-    return v;
-}
-
 int ig_alg_direct(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
-    direct_view v = view_of(pair, step);
-    int nrecv = v.remote_sends ? v.n_remote : 0;
-    int window = v.local_sends ? (step->window < v.n_remote ? step->window : v.n_remote) : 0;
-    if (window < 1 && v.local_sends)
+    ig_pair_view v = ig_pair_view_of(pair);
+    int both = step->sender < 0, local_sends = both || v.first, remote_sends = both || !v.first;
+    int nrecv = remote_sends ? v.n_remote : 0;
+    int window = local_sends ? (step->window < v.n_remote ? step->window : v.n_remote) : 0;
+    if (window < 1 && local_sends)
         window = 1;
     MPI_Request *reqs = ig_requests_new(nrecv + window);
     if (reqs == NULL)
@@ -55,7 +38,7 @@ int ig_alg_direct(ig_pair *pair, const ig_xfer *x, const ig_step *step)
                                     IG_TAG_DIRECT, pair->comm, &reqs[b]));
     MPI_Request *sends = reqs + nrecv;
     int start = (int)((long long)v.local_index * v.n_remote / v.n_local);
-    for (int j = 0; v.local_sends && j < v.n_remote; j++) {
+    for (int j = 0; local_sends && j < v.n_remote; j++) {
         int slot = j;
         if (j >= window) { /* wait for a free slot: the oldest of any */
             int rc_any = PMPI_Waitany(window, sends, &slot, MPI_STATUS_IGNORE);

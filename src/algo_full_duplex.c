@@ -21,23 +21,16 @@
 #include <stdlib.h>
 
 typedef struct {
-    int local_index, n_local, n_remote, remote_base;
+    ig_pair_view pv;
     int local_sends, remote_sends;
     ig_group_stage stage; /* the stage this process's group runs */
 } range_view;
 
 static range_view view_of(const ig_pair *pair, int first_sends, int second_sends, const ig_step *step)
 {
-    range_view v;
-    int first = pair->rank < pair->p;
-    v.local_index = first ? pair->rank : pair->rank - pair->p;
-    v.n_local = first ? pair->p : pair->q;
-    v.n_remote = first ? pair->q : pair->p;
-    v.remote_base = first ? pair->p : 0;
-    v.local_sends = first ? first_sends : second_sends;
-    v.remote_sends = first ? second_sends : first_sends;
-    v.stage = step->stage[first ? 0 : 1];
-    return v;
+    ig_pair_view pv = ig_pair_view_of(pair);
+    return (range_view){ pv, pv.first ? first_sends : second_sends, pv.first ? second_sends : first_sends,
+                         step->stage[pv.first ? 0 : 1] };
 }
 
 /* Stage 1: my block to its owner; the remote blocks I own, from their
@@ -47,8 +40,8 @@ static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
 {
     int lo = 0, hi = 0;
     if (v->remote_sends) {
-        lo = ig_range_first(v->n_remote, v->n_local, v->local_index);
-        hi = ig_range_first(v->n_remote, v->n_local, v->local_index + 1);
+        lo = ig_range_first(v->pv.n_remote, v->pv.n_local, v->pv.local_index);
+        hi = ig_range_first(v->pv.n_remote, v->pv.n_local, v->pv.local_index + 1);
     }
     int capacity = (hi - lo) + 1; /* the receives, and my send */
     MPI_Request *reqs = ig_requests_new(capacity);
@@ -56,10 +49,10 @@ static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
         return MPI_ERR_NO_MEM;
     int n = 0, rc = MPI_SUCCESS;
     for (int b = lo; b < hi; b++, n++)
-        ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, v->remote_base + b,
+        ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, v->pv.remote_base + b,
                                     IG_TAG_DIRECT, pair->comm, &reqs[n]));
     if (v->local_sends) {
-        int owner = v->remote_base + ig_range_owner(v->n_local, v->n_remote, v->local_index);
+        int owner = v->pv.remote_base + ig_range_owner(v->pv.n_local, v->pv.n_remote, v->pv.local_index);
         ig_err_keep(&rc, PMPI_Isend(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, pair->comm, &reqs[n++]));
     }
     ig_err_keep(&rc, ig_waitall(n, reqs));
@@ -75,7 +68,7 @@ static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
  * more start-ups). */
 static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
 {
-    int n = v->n_local;
+    int n = v->pv.n_local;
     if (n == 1)
         return MPI_SUCCESS;
     int *arrays = malloc(3 * (size_t)n * sizeof(int));
@@ -84,16 +77,16 @@ static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
     int *blocks = arrays, *counts = arrays + n, *displs = arrays + 2 * n, rc = MPI_SUCCESS;
     if (ig_xfer_uniform(x)) {
         for (int d = 0; d < n; d++) {
-            displs[d] = ig_range_first(v->n_remote, n, d);
-            counts[d] = ig_range_first(v->n_remote, n, d + 1) - displs[d];
+            displs[d] = ig_range_first(v->pv.n_remote, n, d);
+            counts[d] = ig_range_first(v->pv.n_remote, n, d + 1) - displs[d];
         }
         rc = ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage);
     } else {
-        int rounds = (v->n_remote + n - 1) / n;
+        int rounds = (v->pv.n_remote + n - 1) / n;
         for (int r = 0; r < rounds; r++) {
             for (int d = 0; d < n; d++) {
-                int b = ig_range_first(v->n_remote, n, d) + r;
-                blocks[d] = b < ig_range_first(v->n_remote, n, d + 1) ? b : -1;
+                int b = ig_range_first(v->pv.n_remote, n, d) + r;
+                blocks[d] = b < ig_range_first(v->pv.n_remote, n, d + 1) ? b : -1;
             }
             ig_xfer_gather_layout(x, n, blocks, counts, displs);
             ig_err_keep(&rc, ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage));

@@ -20,6 +20,17 @@ int ig_block_make(int count, MPI_Datatype elem, ig_block *b)
     return rc;
 }
 
+int ig_type_contiguous(int count, MPI_Datatype type)
+{
+    MPI_Count size;
+    MPI_Aint lb, extent, true_lb, true_extent;
+    if (count == 0)
+        return 1;
+    return PMPI_Type_size_x(type, &size) == MPI_SUCCESS && PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
+           PMPI_Type_get_true_extent(type, &true_lb, &true_extent) == MPI_SUCCESS &&
+           ig_layout_contiguous(count, size, extent, true_extent);
+}
+
 void ig_block_free(ig_block *b)
 {
     if (b->type != MPI_DATATYPE_NULL)

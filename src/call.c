@@ -1,5 +1,7 @@
 #include "call.h"
 
+#include "blocks.h"
+
 #include "lifecycle.h"
 #include "log.h"
 #include "mpi_identity.h"
@@ -47,10 +49,9 @@ static int send_overlaps(int count, const type_layout *t)
            (count > 1 && t->extent < t->true_extent);
 }
 
-/* Whether count elements lie in exactly count * size contiguous bytes. */
 static int contiguous(int count, const type_layout *t)
 {
-    return count == 0 || t->size == 0 || (t->true_extent == (MPI_Aint)t->size && (count == 1 || t->extent == t->true_extent));
+    return ig_layout_contiguous(count, t->size, t->extent, t->true_extent);
 }
 
 static ig_fallback check_send(ig_call *c, MPI_Comm probe)

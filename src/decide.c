@@ -181,9 +181,8 @@ static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s
     c->steps[c->nsteps++] = second;
 }
 
-void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *c)
+static void decide_call(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *c)
 {
-    *c = (ig_choice){ .kind = IG_DECISION_SERVE, .native_reason = IG_FALLBACK_NONE, .served_as = s->topology };
     if (sh->reason != IG_FALLBACK_NONE)
         return decide_native(c, sh->reason);
     /* An erroneous program whose groups disagree on sizes: every process
@@ -215,9 +214,8 @@ void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choi
         return decide_native(c, IG_FALLBACK_ARGUMENTS);
     const ig_cost_params *m = model_of(sh, s);
     double k0 = average_block(sh, 0), k1 = average_block(sh, 1);
-    if (sends0 && sends1) {
+    if (sends0 && sends1)
         return decide_full(sh, allgatherv, s, c, ig_cost_root_gathering_full(sh->n[0], k0, sh->n[1], k1, m));
-    }
     int sender = sends0 ? 0 : 1;
     double cost, native = ig_cost_root_gathering(sh->n[sender], sh->n[1 - sender], sender ? k1 : k0, m);
     ig_step st = half_step(sh, sender, allgatherv, s, &cost);
@@ -226,5 +224,14 @@ void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choi
         return decide_native(c, IG_FALLBACK_MODEL);
     c->nsteps = 1;
     c->steps[0] = st;
-    c->served_as = st.algorithm == IG_ALG_RING ? IG_TOPOLOGY_RING : IG_TOPOLOGY_FULLY_CONNECTED;
+}
+
+void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *c)
+{
+    *c = (ig_choice){ .kind = IG_DECISION_SERVE, .native_reason = IG_FALLBACK_NONE };
+    decide_call(sh, allgatherv, s, c);
+    /* The summary counts a call under the family of what runs, whatever
+     * the topology hint said (a forced algorithm may differ from it). */
+    c->served_as = c->nsteps > 0 && c->steps[0].algorithm == IG_ALG_RING ? IG_TOPOLOGY_RING
+                                                                          : IG_TOPOLOGY_FULLY_CONNECTED;
 }

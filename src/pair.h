@@ -36,6 +36,22 @@ static inline int ig_pair_is_sender(const ig_pair *pair)
     return pair->rank < pair->p;
 }
 
+/* This process's place in the pair, for algorithms that treat the two
+ * groups alike: its index in its own group, the two group sizes, and the
+ * pair rank of the other group's first process. */
+typedef struct {
+    int first;       /* 1: this process is in the pair's first group (ranks 0..p-1) */
+    int local_index;
+    int n_local, n_remote, remote_base;
+} ig_pair_view;
+
+static inline ig_pair_view ig_pair_view_of(const ig_pair *pair)
+{
+    int first = pair->rank < pair->p;
+    return (ig_pair_view){ first, first ? pair->rank : pair->rank - pair->p, first ? pair->p : pair->q,
+                           first ? pair->q : pair->p, first ? pair->p : 0 };
+}
+
 /* Create the communicator of this process's own group if not yet done. */
 int ig_pair_side_prepare(ig_pair *pair);
 

@@ -4,7 +4,6 @@ measurements.  Used by cluster_report.py; also runnable on its own:
 
     peers_report.py DATA_DIR FIGURE_DIR [DECIDE_TABLE]
 """
-import csv
 import os
 import subprocess
 import sys
@@ -23,11 +22,7 @@ def human(b):
     return f"{b >> 10}K"
 
 
-def read(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return list(csv.DictReader(f))
+from cluster_report import read  # one CSV reader for both reports
 
 
 def order_configs(cs):
