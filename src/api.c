@@ -11,9 +11,12 @@
 
 #include <string.h>
 
-/* The shape of a uniform call on a pair, from one process's arguments:
- * p senders of k bytes each, q receivers; in full duplex the second group
- * sends blocks of the size the first group receives. */
+/* The shape of a uniform call on a pair: p senders of k bytes each, q
+ * receivers; in full duplex the second group sends blocks of the size the
+ * first group receives.  Each process knows its own arguments; one MAX
+ * allreduce over the pair gives every process the same block sizes and
+ * whether any block is scattered in memory (what decides the chain's
+ * segments), as the shim's agreement does (agree.c). */
 static int shape_of(ig_pair *pair, int full, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
                     ig_shape *sh)
 {
@@ -24,23 +27,18 @@ static int shape_of(ig_pair *pair, int full, int scount, MPI_Datatype stype, int
     uint64_t sent = (uint64_t)scount * (uint64_t)ssize, received = (uint64_t)rcount * (uint64_t)rsize;
     int first = ig_pair_is_sender(pair);
     uint64_t k_first = first ? sent : received, k_second = full ? (first ? received : sent) : 0;
-    /* Whether any process's block is scattered in memory decides whether the
-     * chain cuts blocks into byte segments: agreed over the pair, as the
-     * shim's agreement does (agree.c). */
-    MPI_Aint lb, extent, tlb, textent;
-    int scattered = 0, any_scattered = 1;
-    if (rc == MPI_SUCCESS && scount > 0 && ssize > 0 && PMPI_Type_get_extent(stype, &lb, &extent) == MPI_SUCCESS &&
-        PMPI_Type_get_true_extent(stype, &tlb, &textent) == MPI_SUCCESS)
-        scattered |= textent != (MPI_Aint)ssize || (scount > 1 && extent != textent);
-    if (rc == MPI_SUCCESS && rcount > 0 && rsize > 0 && PMPI_Type_get_extent(rtype, &lb, &extent) == MPI_SUCCESS &&
-        PMPI_Type_get_true_extent(rtype, &tlb, &textent) == MPI_SUCCESS)
-        scattered |= textent != (MPI_Aint)rsize || (rcount > 1 && extent != textent);
+    int64_t mine[3] = { (scount > 0 && !ig_type_contiguous(scount, stype)) ||
+                            (rcount > 0 && !ig_type_contiguous(rcount, rtype)),
+                        (int64_t)k_first, (int64_t)k_second },
+            all[3] = { 1, 0, 0 };
+    /* Every process takes part, even one whose own query failed. */
+    int arc = PMPI_Allreduce(mine, all, 3, MPI_INT64_T, MPI_MAX, pair->comm);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Allreduce(&scattered, &any_scattered, 1, MPI_INT, MPI_MAX, pair->comm);
+        rc = arc;
     *sh = (ig_shape){ .n = { pair->p, pair->q }, .reason = IG_FALLBACK_NONE, .sizes = IG_SIZES_AGREE, .nodes = 2,
-                      .max_block = { k_first, k_second },
-                      .total = { k_first * (uint64_t)pair->p, k_second * (uint64_t)pair->q },
-                      .scattered = any_scattered };
+                      .max_block = { (uint64_t)all[1], (uint64_t)all[2] },
+                      .total = { (uint64_t)all[1] * (uint64_t)pair->p, (uint64_t)all[2] * (uint64_t)pair->q },
+                      .scattered = all[0] != 0 };
     return rc;
 }
 
