@@ -19,16 +19,35 @@ static sides sides_of(const ig_call *c, ig_comm_cache *cache)
     return s;
 }
 
-static int agree_uniform(const ig_call *c, const sides *s, ig_shape *shape)
+int ig_agree_carries_posted(ig_op op, int n0, int n1)
 {
-    int64_t mine[IG_UNIFORM_LEN], all[IG_UNIFORM_LEN];
+    return op == IG_OP_ALLGATHER && n0 + n1 <= IG_AGREE_MAX_POSTED;
+}
+
+/* The shape's vector, then one entry per process of what it posted early
+ * (MAX: each entry has one writer, every other process gives 0). */
+static int agree_uniform(const ig_call *c, const sides *s, int64_t posted_code, ig_shape *shape,
+                         ig_posted *posted)
+{
+    int64_t mine[IG_UNIFORM_LEN + IG_AGREE_MAX_POSTED] = { 0 }, all[IG_UNIFORM_LEN + IG_AGREE_MAX_POSTED];
+    int merged_rank = 0;
+    posted->n = ig_agree_carries_posted(c->op, s->n[0], s->n[1]) ? s->n[0] + s->n[1] : 0;
     ig_shape_uniform_contribution(s->group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->local_reason,
                                   mine);
     ig_shape_uniform_mark_scattered(c->scattered, mine);
-    int rc = PMPI_Allreduce(mine, all, IG_UNIFORM_LEN, MPI_INT64_T, MPI_MAX, s->merged);
+    int rc = PMPI_Comm_rank(s->merged, &merged_rank);
+    if (posted->n > 0)
+        mine[IG_UNIFORM_LEN + merged_rank] = posted_code;
+    /* Every process takes part, even one whose rank query failed. */
+    int arc = PMPI_Allreduce(mine, all, IG_UNIFORM_LEN + posted->n, MPI_INT64_T, MPI_MAX, s->merged);
     if (rc == MPI_SUCCESS)
-        ig_shape_from_uniform(all, s->n[0], s->n[1], shape);
-    return rc;
+        rc = arc;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ig_shape_from_uniform(all, s->n[0], s->n[1], shape);
+    for (int r = 0; r < posted->n; r++)
+        posted->code[r] = all[IG_UNIFORM_LEN + r];
+    return MPI_SUCCESS;
 }
 
 /* Whether this process would receive fewer bytes from some remote process
@@ -64,10 +83,12 @@ static int agree_varying(const ig_call *c, const sides *s, ig_shape *shape)
     return rc;
 }
 
-int ig_agree(const ig_call *c, ig_comm_cache *cache, ig_shape *shape)
+int ig_agree(const ig_call *c, ig_comm_cache *cache, int64_t posted_code, ig_shape *shape, ig_posted *posted)
 {
     sides s = sides_of(c, cache);
-    int rc = c->op == IG_OP_ALLGATHER ? agree_uniform(c, &s, shape) : agree_varying(c, &s, shape);
+    posted->n = 0;
+    int rc = c->op == IG_OP_ALLGATHER ? agree_uniform(c, &s, posted_code, shape, posted)
+                                      : agree_varying(c, &s, shape);
     shape->nodes = ig_comm_cache_nodes(cache);
     return rc;
 }

@@ -14,6 +14,9 @@
  * of them, so with p < q the senders' links carry q k and the fully
  * connected algorithm is the better plan (the decision weighs both,
  * decide.c).
+ *
+ * Posting and completing are two functions so that a process may post its
+ * part before the call's agreement and complete it after (speculate.c).
  */
 #include "algorithms.h"
 #include "p2p.h"
@@ -21,35 +24,69 @@
 
 #include <stdlib.h>
 
-int ig_alg_direct(ig_pair *pair, const ig_xfer *x, const ig_step *step)
+/* Who sends and receives in this step, from this process's side. */
+static void direct_roles(const ig_pair *pair, const ig_step *step, ig_direct *d)
 {
     ig_pair_view v = ig_pair_view_of(pair);
     int both = step->sender < 0, local_sends = both || v.first, remote_sends = both || !v.first;
-    int nrecv = remote_sends ? v.n_remote : 0;
-    int window = local_sends ? (step->window < v.n_remote ? step->window : v.n_remote) : 0;
-    if (window < 1 && local_sends)
-        window = 1;
-    MPI_Request *reqs = ig_requests_new(nrecv + window);
-    if (reqs == NULL)
+    d->nrecv = remote_sends ? v.n_remote : 0;
+    d->nsend = local_sends ? v.n_remote : 0;
+    d->window = d->nsend < step->window ? d->nsend : step->window;
+    if (d->window < 1 && d->nsend > 0)
+        d->window = 1;
+    d->start = (int)((long long)v.local_index * v.n_remote / v.n_local);
+    d->remote_base = v.remote_base;
+    d->n_remote = v.n_remote;
+}
+
+static int send_next(ig_direct *d, int slot)
+{
+    MPI_Request *sends = d->reqs + d->nrecv;
+    int peer = d->remote_base + (d->start + d->posted) % d->n_remote;
+    d->posted++;
+    return PMPI_Isend(d->x->sbuf, d->x->scount, d->x->stype, peer, IG_TAG_DIRECT, d->pair->comm, &sends[slot]);
+}
+
+int ig_direct_post(ig_pair *pair, const ig_xfer *x, const ig_step *step, ig_direct *d)
+{
+    *d = (ig_direct){ .pair = pair, .x = x };
+    direct_roles(pair, step, d);
+    d->reqs = ig_requests_new(d->nrecv + d->window);
+    if (d->reqs == NULL)
         return MPI_ERR_NO_MEM;
     int rc = MPI_SUCCESS;
-    for (int b = 0; b < nrecv; b++)
-        ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, v.remote_base + b,
-                                    IG_TAG_DIRECT, pair->comm, &reqs[b]));
-    MPI_Request *sends = reqs + nrecv;
-    int start = (int)((long long)v.local_index * v.n_remote / v.n_local);
-    for (int j = 0; local_sends && j < v.n_remote; j++) {
-        int slot = j;
-        if (j >= window) { /* wait for a free slot: the oldest of any */
-            int rc_any = PMPI_Waitany(window, sends, &slot, MPI_STATUS_IGNORE);
-            ig_err_keep(&rc, rc_any);
-            if (slot == MPI_UNDEFINED)
-                slot = j % window;
-        }
-        int peer = v.remote_base + (start + j) % v.n_remote;
-        ig_err_keep(&rc, PMPI_Isend(x->sbuf, x->scount, x->stype, peer, IG_TAG_DIRECT, pair->comm, &sends[slot]));
+    for (int b = 0; b < d->nrecv; b++)
+        ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, d->remote_base + b,
+                                    IG_TAG_DIRECT, pair->comm, &d->reqs[b]));
+    while (d->posted < d->window)
+        ig_err_keep(&rc, send_next(d, d->posted));
+    return rc;
+}
+
+int ig_direct_finish(ig_direct *d)
+{
+    int rc = MPI_SUCCESS;
+    if (d->reqs == NULL)
+        return MPI_ERR_NO_MEM;
+    while (d->posted < d->nsend) { /* wait for a free slot: the oldest of any */
+        int slot = MPI_UNDEFINED;
+        ig_err_keep(&rc, PMPI_Waitany(d->window, d->reqs + d->nrecv, &slot, MPI_STATUS_IGNORE));
+        if (slot == MPI_UNDEFINED)
+            slot = d->posted % d->window;
+        ig_err_keep(&rc, send_next(d, slot));
     }
-    ig_err_keep(&rc, ig_waitall(nrecv + window, reqs));
-    free(reqs);
+    ig_err_keep(&rc, ig_waitall(d->nrecv + d->window, d->reqs));
+    free(d->reqs);
+    d->reqs = NULL;
+    return rc;
+}
+
+int ig_alg_direct(ig_pair *pair, const ig_xfer *x, const ig_step *step)
+{
+    ig_direct d;
+    int rc = ig_direct_post(pair, x, step, &d);
+    if (d.reqs == NULL)
+        return rc;
+    ig_err_keep(&rc, ig_direct_finish(&d));
     return rc;
 }

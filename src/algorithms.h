@@ -60,6 +60,20 @@ const ig_algorithm_info *ig_algorithm_info_of(ig_algorithm a);
  * (only the pair's first group sends): algo_full_duplex.c. */
 int ig_range_exchange(ig_pair *pair, const ig_xfer *x, int first_sends, int second_sends, const ig_step *step);
 
+/* The direct algorithm in two halves: post every receive and the first
+ * window of sends, then complete (the remaining sends as slots free up).
+ * ig_alg_direct is the two in a row; speculate.c posts before the call's
+ * agreement and completes after it. */
+typedef struct {
+    ig_pair *pair;
+    const ig_xfer *x;
+    MPI_Request *reqs; /* nrecv receives, then window send slots */
+    int nrecv, nsend, window, posted, start, remote_base, n_remote;
+} ig_direct;
+
+int ig_direct_post(ig_pair *pair, const ig_xfer *x, const ig_step *step, ig_direct *d);
+int ig_direct_finish(ig_direct *d);
+
 /* Run algorithm `step->algorithm` (the table's function). */
 int ig_algorithm_run(ig_pair *pair, const ig_xfer *x, const ig_step *step);
 #endif

@@ -173,6 +173,11 @@ int ig_comm_cache_settings_agree(const ig_comm_cache *cache)
     return cache->settings_agree;
 }
 
+ig_pair *ig_comm_cache_pair_built(const ig_comm_cache *cache, int local_sends)
+{
+    return cache->direction[local_sends ? 1 : 0];
+}
+
 /* Reorder the merged communicator so the sending group comes first: the
  * pair's rank order (and the ring order) is senders 0..p-1, receivers p.. */
 int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **out)

@@ -47,6 +47,10 @@ int ig_comm_cache_nodes(const ig_comm_cache *cache);
  * the sending one.  Built collectively on the first call in that direction. */
 int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **pair);
 
+/* The pair for one direction if an earlier call built it, else NULL (never
+ * collective: for a process acting before the call's agreement). */
+ig_pair *ig_comm_cache_pair_built(const ig_comm_cache *cache, int local_sends);
+
 /* At finalize: release the keyval. */
 void ig_comm_cache_shutdown(void);
 

@@ -235,3 +235,18 @@ void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choi
     c->served_as = c->nsteps > 0 && c->steps[0].algorithm == IG_ALG_RING ? IG_TOPOLOGY_RING
                                                                           : IG_TOPOLOGY_FULLY_CONNECTED;
 }
+
+int64_t ig_decide_posted_code(const ig_step *st)
+{
+    return st->algorithm == IG_ALG_DIRECT ? 2 + st->sender : 0;
+}
+
+int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *c)
+{
+    int served = c->kind == IG_DECISION_SERVE || c->kind == IG_DECISION_ERRONEOUS;
+    int64_t agreed = served && c->nsteps == 1 ? ig_decide_posted_code(&c->steps[0]) : 0;
+    for (int r = 0; r < nprocs; r++)
+        if (posted[r] != 0 && posted[r] != agreed)
+            return 0;
+    return 1;
+}

@@ -44,4 +44,17 @@ void ig_decide(const ig_shape *shape, int allgatherv, const ig_settings *s, ig_c
 /* The full-duplex algorithm's step for this shape (both groups send). */
 ig_step ig_decide_one_exchange(const ig_shape *shape, const ig_settings *s);
 
+/* ---- Speculation (speculate.h): steps posted before the agreement ------ */
+
+/* What a process that posted `step` before the agreement tells the others
+ * (0 stands for "posted nothing"): only the direct algorithm is posted
+ * early, and which groups send is all that decides its messages. */
+int64_t ig_decide_posted_code(const ig_step *step);
+
+/* Whether the steps posted early (posted[r], one per process, merged order)
+ * are what the agreed choice runs: then every process completes the agreed
+ * step, the early ones included; otherwise every early message is
+ * withdrawn first.  The same answer on every process. */
+int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *agreed);
+
 #endif

@@ -9,6 +9,7 @@
 #include "log.h"
 #include "p2p.h"
 #include "settings.h"
+#include "speculate.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -61,6 +62,11 @@ static void count_served(const ig_call *c, const ig_choice *ch, int full_duplex)
         ig_stats_kind(IG_KIND_FORTRAN);
 }
 
+static int first_error(int a, int b)
+{
+    return a != MPI_SUCCESS ? a : b;
+}
+
 /* The call's buffers, as every algorithm takes them. */
 static int xfer_of(const ig_call *c, ig_xfer *x, ig_block *rblk)
 {
@@ -70,10 +76,13 @@ static int xfer_of(const ig_call *c, ig_xfer *x, ig_block *rblk)
     return ig_xfer_varying_make(x, c->sbuf, c->scount, c->stype, c->rbuf, c->rcounts, c->rdispls, c->rtype, 1);
 }
 
-/* Carry out the decided steps.  A step that failed does not stop the next
- * one: the other processes take part in it too. */
-static int execute(const ig_call *c, const ig_choice *ch, ig_comm_cache *cache)
+/* Carry out the decided steps (or complete the one posted early, which is
+ * the decided step when it stands).  A step that failed does not stop the
+ * next one: the other processes take part in it too. */
+static int execute(const ig_call *c, const ig_choice *ch, ig_comm_cache *cache, ig_speculation *early)
 {
+    if (ig_speculate_stands(early))
+        return ig_speculate_finish(early);
     ig_xfer x;
     ig_block rblk;
     int rc = xfer_of(c, &x, &rblk), my_group = ig_comm_cache_local_is_low(cache) ? 0 : 1;
@@ -106,16 +115,25 @@ int ig_serve(const ig_call *c, int *rc)
         return go_native(inactive);
     ig_shape shape;
     ig_choice choice;
-    *rc = ig_agree(c, cache, &shape);
-    if (*rc != MPI_SUCCESS)
+    ig_speculation early;
+    ig_posted posted;
+    ig_speculate_start(c, cache, s, &early);
+    *rc = ig_agree(c, cache, early.code, &shape, &posted);
+    if (*rc != MPI_SUCCESS) {
+        ig_speculate_abandon(&early);
         return ig_error_report(c->comm, function_name(c), *rc), 1;
+    }
     ig_decide(&shape, c->op == IG_OP_ALLGATHERV, s, &choice);
+    /* Every process settles, whatever the choice: withdrawing is joint.  On
+     * the native path the MPI library's own outcome is what the program
+     * sees (the native call still runs, so no peer is stranded). */
+    int settled = ig_speculate_settle(&early, c, cache, &posted, &choice);
     switch (choice.kind) {
     case IG_DECISION_NATIVE:
         return go_native(choice.native_reason);
     case IG_DECISION_EMPTY:
         ig_stats_empty();
-        *rc = MPI_SUCCESS;
+        *rc = ig_error_report(c->comm, function_name(c), settled);
         return 1;
     case IG_DECISION_ERRONEOUS:
         explain_sizes(c, &shape, cache,
@@ -123,13 +141,13 @@ int ig_serve(const ig_call *c, int *rc)
                           ? "served point to point; receives that expect less than is sent fail with MPI_ERR_TRUNCATE"
                           : "served point to point; receivers expect more than is sent and get what is sent");
         ig_stats_erroneous();
-        *rc = ig_error_report(c->comm, function_name(c), execute(c, &choice, cache));
+        *rc = ig_error_report(c->comm, function_name(c), first_error(settled, execute(c, &choice, cache, &early)));
         return 1;
     case IG_DECISION_SERVE:
         break;
     }
     count_served(c, &choice, shape.total[0] > 0 && shape.total[1] > 0);
     ig_lifecycle_announce(ig_algorithm_info_of(choice.steps[0].algorithm)->name);
-    *rc = ig_error_report(c->comm, function_name(c), execute(c, &choice, cache));
+    *rc = ig_error_report(c->comm, function_name(c), first_error(settled, execute(c, &choice, cache, &early)));
     return 1;
 }

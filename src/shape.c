@@ -57,6 +57,19 @@ void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_s
     }
 }
 
+void ig_shape_guess_uniform(int group, int64_t send_bytes, int64_t expect_bytes, int send_overlaps, int scattered,
+                            int n0, int n1, int nodes, ig_shape *s)
+{
+    int64_t mine[IG_UNIFORM_LEN], theirs[IG_UNIFORM_LEN];
+    ig_shape_uniform_contribution(group, send_bytes, expect_bytes, send_overlaps, IG_FALLBACK_NONE, mine);
+    ig_shape_uniform_contribution(1 - group, expect_bytes, send_bytes, 0, IG_FALLBACK_NONE, theirs);
+    ig_shape_uniform_mark_scattered(scattered, mine);
+    for (int i = 0; i < IG_UNIFORM_LEN; i++)
+        mine[i] = mine[i] > theirs[i] ? mine[i] : theirs[i];
+    ig_shape_from_uniform(mine, n0, n1, s);
+    s->nodes = nodes;
+}
+
 /* FNV-1a over (index, bytes) pairs. */
 int64_t ig_digest_add(int64_t digest, int index, int64_t bytes)
 {

@@ -63,6 +63,13 @@ void ig_shape_uniform_mark_scattered(int scattered, int64_t v[IG_UNIFORM_LEN]);
 /* The shape from the reduced vector. */
 void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_shape *shape);
 
+/* The shape as this process sees it from its own arguments alone: the
+ * other group sending what this process expects and expecting what it
+ * sends (so it is the agreed shape in a correct program).  Only for
+ * speculation (speculate.h), never for a decision that stands unagreed. */
+void ig_shape_guess_uniform(int group, int64_t send_bytes, int64_t expect_bytes, int send_overlaps, int scattered,
+                            int n0, int n1, int nodes, ig_shape *shape);
+
 /* ---- MPI_Allgatherv: one allgather of a record per process --------------- */
 
 enum { IG_RECORD_SEND = 0, IG_RECORD_EXPECT_DIGEST, IG_RECORD_REASON, IG_RECORD_OVERLAPS, IG_RECORD_LEN };

@@ -41,6 +41,9 @@ void ig_stats_kind(ig_kind kind);
 void ig_stats_fallback(ig_fallback why);
 /* An erroneous call whose groups' sizes disagree, served point to point. */
 void ig_stats_erroneous(void);
+/* A direct step posted before the agreement (speculate.h), and one withdrawn. */
+void ig_stats_posted_early(void);
+void ig_stats_withdrawn(void);
 void ig_stats_comm_created(int n);
 void ig_stats_comm_freed(int n);
 

@@ -1,0 +1,169 @@
+#include "speculate.h"
+
+#include "p2p.h"
+#include "stats.h"
+#include "tags.h"
+
+#include <stdlib.h>
+
+static void group_sizes(const ig_call *c, ig_comm_cache *cache, int *group, int n[2])
+{
+    *group = ig_comm_cache_local_is_low(cache) ? 0 : 1;
+    n[*group] = ig_comm_cache_local_size(cache);
+    n[1 - *group] = c->remote_size;
+}
+
+/* The direct step this process's own arguments lead to, or 0. */
+static int guessed_direct(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_step *st)
+{
+    int group, n[2];
+    ig_shape guess;
+    ig_choice ch;
+    group_sizes(c, cache, &group, n);
+    if (c->local_reason != IG_FALLBACK_NONE || !ig_agree_carries_posted(c->op, n[0], n[1]))
+        return 0;
+    ig_shape_guess_uniform(group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->scattered, n[0], n[1],
+                           ig_comm_cache_nodes(cache), &guess);
+    ig_decide(&guess, 0, s, &ch);
+    if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
+        return 0;
+    *st = ch.steps[0];
+    /* Withdrawing assumes an early sender reached every remote process. */
+    return c->remote_size <= st->window;
+}
+
+/* Which pair a step runs on, seen from a process of group `group`: the
+ * one whose first group is the sending one (in full duplex, the low one). */
+static int first_on_pair(const ig_step *st, int group)
+{
+    return st->sender < 0 ? group == 0 : st->sender == group;
+}
+
+void ig_speculate_start(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_speculation *sp)
+{
+    ig_step st;
+    *sp = (ig_speculation){ .code = 0, .post_rc = MPI_SUCCESS };
+    sp->rblk.type = MPI_DATATYPE_NULL;
+    if (!guessed_direct(c, cache, s, &st))
+        return;
+    ig_pair *pair = ig_comm_cache_pair_built(cache, first_on_pair(&st, ig_comm_cache_local_is_low(cache) ? 0 : 1));
+    if (pair == NULL)
+        return;
+    if (ig_xfer_uniform_make(&sp->x, &sp->rblk, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype) !=
+        MPI_SUCCESS) {
+        ig_block_free(&sp->rblk);
+        return;
+    }
+    sp->post_rc = ig_direct_post(pair, &sp->x, &st, &sp->d);
+    if (sp->d.reqs == NULL) { /* nothing went out */
+        ig_block_free(&sp->rblk);
+        return;
+    }
+    sp->code = ig_decide_posted_code(&st);
+    ig_stats_posted_early();
+}
+
+/* Cancel this process's early receives; got[b]: the one from remote
+ * process b completed (took that process's early message) instead. */
+static void cancel_receives(ig_speculation *sp, char *got)
+{
+    for (int b = 0; b < sp->d.nrecv; b++) {
+        MPI_Status status;
+        int cancelled = 1;
+        if (sp->d.reqs[b] != MPI_REQUEST_NULL)
+            PMPI_Cancel(&sp->d.reqs[b]);
+        /* A receive that completed with an error (truncation) took its message too. */
+        PMPI_Wait(&sp->d.reqs[b], &status);
+        if (PMPI_Test_cancelled(&status, &cancelled) != MPI_SUCCESS)
+            cancelled = 0;
+        got[b] = !cancelled;
+    }
+}
+
+/* Receive and discard the early message of remote process `index`, sent on
+ * the pair whose first group this process's group is (or is not). */
+static int discard_one(ig_comm_cache *cache, int local_first, int index)
+{
+    ig_pair *pair;
+    MPI_Message msg;
+    MPI_Status status;
+    int bytes = 0, rc = ig_comm_cache_pair(cache, local_first, &pair);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = PMPI_Mprobe(ig_pair_view_of(pair).remote_base + index, IG_TAG_DIRECT, pair->comm, &msg, &status);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Get_count(&status, MPI_BYTE, &bytes);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    void *scratch = malloc(bytes > 0 ? (size_t)bytes : 1);
+    /* Without room the message is still taken, truncated, and dropped. */
+    rc = PMPI_Mrecv(scratch, scratch != NULL ? bytes : 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+    free(scratch);
+    return scratch != NULL ? rc : MPI_ERR_NO_MEM;
+}
+
+/* Every early message sent to this process and not taken by its own
+ * early receives (got[], by remote index). */
+static int discard_early_messages(const ig_call *c, ig_comm_cache *cache, const ig_posted *posted, const char *got)
+{
+    int group, n[2], rc = MPI_SUCCESS;
+    group_sizes(c, cache, &group, n);
+    for (int r = 0; r < posted->n; r++) {
+        int g = r < n[0] ? 0 : 1, index = g == 0 ? r : r - n[0];
+        ig_step st = { .algorithm = IG_ALG_DIRECT, .sender = (int)posted->code[r] - 2 };
+        int sent = posted->code[r] != 0 && (st.sender < 0 || st.sender == g);
+        if (g == group || !sent || got[index])
+            continue;
+        /* Remote process r's pair has its group first; this one's is the other way. */
+        ig_err_keep(&rc, discard_one(cache, !first_on_pair(&st, g), index));
+    }
+    return rc;
+}
+
+int ig_speculate_settle(ig_speculation *sp, const ig_call *c, ig_comm_cache *cache, const ig_posted *posted,
+                        const ig_choice *agreed)
+{
+    int any = 0, rc = MPI_SUCCESS;
+    char got[IG_AGREE_MAX_POSTED] = { 0 };
+    for (int r = 0; r < posted->n; r++)
+        any |= posted->code[r] != 0;
+    if (!any || ig_decide_posted_stand(posted->code, posted->n, agreed))
+        return MPI_SUCCESS;
+    if (sp->code != 0)
+        cancel_receives(sp, got);
+    ig_err_keep(&rc, discard_early_messages(c, cache, posted, got));
+    if (sp->code != 0) {
+        ig_err_keep(&rc, ig_waitall(sp->d.window, sp->d.reqs + sp->d.nrecv));
+        free(sp->d.reqs);
+        ig_block_free(&sp->rblk);
+        sp->code = 0;
+        ig_stats_withdrawn();
+    }
+    /* No process runs the agreed path (whose messages may share a pair and a
+     * tag with the early ones) while another still withdraws. */
+    ig_err_keep(&rc, PMPI_Barrier(ig_comm_cache_merged(cache)));
+    return rc;
+}
+
+int ig_speculate_finish(ig_speculation *sp)
+{
+    int rc = sp->post_rc;
+    ig_err_keep(&rc, ig_direct_finish(&sp->d));
+    ig_block_free(&sp->rblk);
+    sp->code = 0;
+    return rc;
+}
+
+void ig_speculate_abandon(ig_speculation *sp)
+{
+    char got[IG_AGREE_MAX_POSTED];
+    if (sp->code == 0)
+        return;
+    cancel_receives(sp, got);
+    for (int i = 0; i < sp->d.window; i++)
+        if (sp->d.reqs[sp->d.nrecv + i] != MPI_REQUEST_NULL)
+            PMPI_Request_free(&sp->d.reqs[sp->d.nrecv + i]);
+    free(sp->d.reqs);
+    ig_block_free(&sp->rblk);
+    sp->code = 0;
+}

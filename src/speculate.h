@@ -1,0 +1,66 @@
+/*
+ * Speculation: a process posts its part of the direct algorithm before the
+ * call's agreement when its own arguments say that the agreed choice will
+ * be the direct algorithm, so that the data and the agreement travel at
+ * once and a small call costs about the larger of the two, not their sum
+ * (on the emulated cluster the agreement alone cost more than the data
+ * below 64 KiB per block: docs/performance.md).
+ *
+ * The decision stays joint.  Each process says in the agreement what it
+ * posted (agree.h), and every process, from the same agreed numbers, either
+ * confirms every early step (ig_decide_posted_stand: the agreed choice is
+ * that same direct step, as it is whenever the program's arguments are
+ * consistent), and then the early processes complete it as the agreed step
+ * while the others run it from the start; or withdraws them all: each
+ * process cancels its early receives, receives and discards every early
+ * message sent to it (the agreement says who sent one, on which pair), and
+ * completes its early sends, and all meet in a barrier before the agreed
+ * path runs.  So a mistake in the arguments, or one process that cannot be
+ * served, costs a withdrawal, never a hang or a stray message in a later
+ * call.
+ *
+ * Posted early only where it can be withdrawn exactly: MPI_Allgather (not
+ * v), at most IG_AGREE_MAX_POSTED processes in both groups, every send in
+ * the first window, on a pair that an earlier call built (building one is
+ * collective).
+ */
+#ifndef IG_SPECULATE_H
+#define IG_SPECULATE_H
+
+#include "agree.h"
+#include "algorithms.h"
+#include "call.h"
+#include "comm_cache.h"
+#include "decide.h"
+
+typedef struct {
+    int64_t code; /* what this process posted (ig_decide_posted_code), 0: nothing */
+    int post_rc;  /* the first error of posting it */
+    ig_xfer x;
+    ig_block rblk;
+    ig_direct d;
+} ig_speculation;
+
+/* Post this process's direct step if its own arguments lead there. */
+void ig_speculate_start(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_speculation *sp);
+
+/* After the agreement: keep the early step if it stands for everyone,
+ * otherwise take part in withdrawing every early message (collective over
+ * both groups whenever any process posted early). */
+int ig_speculate_settle(ig_speculation *sp, const ig_call *c, ig_comm_cache *cache, const ig_posted *posted,
+                        const ig_choice *agreed);
+
+/* Whether this process's early step stands (after settle): then the call's
+ * step is completed by ig_speculate_finish instead of being run. */
+static inline int ig_speculate_stands(const ig_speculation *sp)
+{
+    return sp->code != 0;
+}
+
+int ig_speculate_finish(ig_speculation *sp);
+
+/* The agreement itself failed: release what was posted, without waiting
+ * for peers that may never answer. */
+void ig_speculate_abandon(ig_speculation *sp);
+
+#endif

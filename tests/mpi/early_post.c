@@ -1,0 +1,164 @@
+/*
+ * The direct algorithm posted before the agreement (src/speculate.h): the
+ * early messages either stand or are withdrawn, and either way every call
+ * gives the right data and leaves nothing behind for the next one.
+ *
+ * usage: early_post LEFT
+ * The left group sends N ints per process (half duplex), the right group
+ * receives; each scenario is followed by a plain call, whose data would be
+ * wrong if an early message of the scenario had been left in flight.
+ *   plain      every process posts early, the early step stands
+ *   bottom-rx  one receiver describes its buffer by absolute addresses
+ *              (MPI_BOTTOM): it cannot be served, every process goes native
+ *   bottom-tx  the same for one sender
+ *   more       the receivers expect twice what is sent (an erroneous
+ *              program native MPI completes): served point to point
+ *   truncate   one sender sends twice what is expected: its receivers
+ *              report MPI_ERR_TRUNCATE (MPI_ERRORS_RETURN), the others succeed
+ * It prints "expect early-withdrawn=N" for the script, the number of
+ * calls in which this process must have withdrawn what it posted.
+ */
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N 64 /* ints per block: small, where the model picks the direct algorithm */
+
+static int value(int sender, int i)
+{
+    return sender * 100003 + i * 7 + 1;
+}
+
+/* A send type that reaches `buf` from MPI_BOTTOM: count 1 of it is the block. */
+static MPI_Datatype absolute_type(void *buf, int ints)
+{
+    MPI_Aint addr;
+    MPI_Datatype t;
+    MPI_Get_address(buf, &addr);
+    MPI_Type_create_hindexed(1, &ints, &addr, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    return t;
+}
+
+typedef struct {
+    MPI_Comm inter;
+    int is_left, rank, nremote;
+    int *sbuf, *rbuf; /* sbuf: 2N ints; rbuf: nremote blocks of 2N */
+} ctx;
+
+static int call(ctx *c, const char *what, int scount, int rstride, int bottom)
+{
+    MPI_Datatype abs_type = MPI_DATATYPE_NULL;
+    const void *sb = c->is_left ? c->sbuf : NULL;
+    void *rb = c->is_left ? NULL : c->rbuf;
+    MPI_Datatype st = MPI_INT, rt = MPI_INT;
+    int sc = c->is_left ? scount : 0, rc_count = c->is_left ? 0 : rstride;
+    memset(c->rbuf, 0xee, sizeof(int) * 2 * N * (size_t)c->nremote);
+    if (bottom && c->is_left) {
+        abs_type = absolute_type(c->sbuf, sc);
+        sb = MPI_BOTTOM, st = abs_type, sc = 1;
+    } else if (bottom) {
+        /* One block of rstride ints starting at rbuf, as an absolute type:
+         * the blocks of consecutive senders follow at its extent. */
+        abs_type = absolute_type(c->rbuf, rstride);
+        MPI_Datatype r;
+        MPI_Type_create_resized(abs_type, 0, (MPI_Aint)(rstride * sizeof(int)), &r);
+        MPI_Type_free(&abs_type);
+        abs_type = r;
+        MPI_Type_commit(&abs_type);
+        rb = MPI_BOTTOM, rt = abs_type, rc_count = 1;
+    }
+    int rc = MPI_Allgather(sb, sc, st, rb, rc_count, rt, c->inter);
+    if (abs_type != MPI_DATATYPE_NULL)
+        MPI_Type_free(&abs_type);
+    (void)what;
+    return rc;
+}
+
+/* The right group's blocks: N ints of each sender at rstride spacing. */
+static void check(const ctx *c, const char *what, int rstride, int skip_sender)
+{
+    if (c->is_left)
+        return;
+    for (int s = 0; s < c->nremote; s++) {
+        if (s == skip_sender)
+            continue;
+        for (int i = 0; i < N; i++)
+            if (c->rbuf[(size_t)s * rstride + i] != value(s, i))
+                TEST_FAIL("%s: rank %d, block of sender %d, int %d: %d, expected %d", what, c->rank, s, i,
+                          c->rbuf[(size_t)s * rstride + i], value(s, i));
+    }
+}
+
+static void expect_ok(int rc, const ctx *c, const char *what)
+{
+    if (rc != MPI_SUCCESS)
+        TEST_FAIL("%s: rank %d: error %d", what, c->rank, rc);
+}
+
+static void plain(ctx *c, const char *after)
+{
+    char what[64];
+    snprintf(what, sizeof what, "plain call after %s", after);
+    expect_ok(call(c, what, N, N, 0), c, what);
+    check(c, what, N, -1);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    ctx c;
+    int left = argc > 1 ? atoi(argv[1]) : 2, withdrawn = 0, lrank;
+    c.inter = test_intercomm(left, &c.is_left);
+    MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+    MPI_Comm_rank(c.inter, &lrank);
+    MPI_Comm_remote_size(c.inter, &c.nremote);
+    MPI_Comm_set_errhandler(c.inter, MPI_ERRORS_RETURN);
+    c.sbuf = malloc(sizeof(int) * 2 * N);
+    c.rbuf = malloc(sizeof(int) * 2 * N * (size_t)c.nremote);
+    for (int i = 0; i < 2 * N; i++)
+        c.sbuf[i] = c.is_left ? value(lrank, i) : -1;
+
+    plain(&c, "nothing (builds the pair)");
+    plain(&c, "a first call");
+
+    /* One receiver (right rank 0) / one sender (left rank 0) at MPI_BOTTOM. */
+    expect_ok(call(&c, "bottom-rx", N, N, !c.is_left && lrank == 0), &c, "bottom-rx");
+    check(&c, "bottom-rx", N, -1);
+    withdrawn += !(!c.is_left && lrank == 0);
+    plain(&c, "bottom-rx");
+
+    expect_ok(call(&c, "bottom-tx", N, N, c.is_left && lrank == 0), &c, "bottom-tx");
+    check(&c, "bottom-tx", N, -1);
+    withdrawn += !(c.is_left && lrank == 0);
+    plain(&c, "bottom-tx");
+
+    /* Receivers expect 2N ints from each sender, which sends N. */
+    expect_ok(call(&c, "more", N, 2 * N, 0), &c, "more");
+    check(&c, "more", 2 * N, -1);
+    withdrawn++;
+    plain(&c, "more");
+
+    /* Left rank 0 sends 2N ints where N are expected. */
+    int rc = call(&c, "truncate", c.is_left && lrank == 0 ? 2 * N : N, N, 0), cls = MPI_SUCCESS;
+    MPI_Error_class(rc, &cls);
+    if (!c.is_left && cls != MPI_ERR_TRUNCATE)
+        TEST_FAIL("truncate: receiver rank %d: error class %d, expected MPI_ERR_TRUNCATE", c.rank, cls);
+    if (c.is_left && rc != MPI_SUCCESS)
+        TEST_FAIL("truncate: sender rank %d: error %d", c.rank, rc);
+    check(&c, "truncate", N, 0);
+    withdrawn++;
+    plain(&c, "truncate");
+
+    printf("expect early-withdrawn=%d (world rank %d)\n", withdrawn, c.rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (c.rank == 0)
+        printf("PASS early_post\n");
+    free(c.sbuf);
+    free(c.rbuf);
+    MPI_Comm_free(&c.inter);
+    MPI_Finalize();
+    return 0;
+}

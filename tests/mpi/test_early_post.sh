@@ -1,0 +1,26 @@
+#!/bin/bash
+# The direct algorithm posted before the agreement (src/speculate.h): early
+# steps that stand, and early steps withdrawn because one process cannot be
+# served (it goes native with everyone), or because the groups' sizes
+# disagree (served point to point, truncation reported), each followed by a
+# plain call that would get a stray early message if one were left behind.
+. "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
+export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=2
+
+expected_withdrawn() {
+    sed -n 's/^expect early-withdrawn=\([0-9]*\).*/\1/p' "$IG_OUT" | awk '{ t += $1 } END { print t + 0 }'
+}
+
+for np_left in "4 2" "5 2" "5 3" "8 3"; do
+    set -- $np_left
+    # Forced direct: every process that can posts early, so the withdrawals are exact.
+    INTERGATHER_ALGORITHM=direct run_preloaded "$1" "$TESTS_BIN/early_post" "$2"
+    expect_pass early_post
+    expect_total posted-early -gt 0
+    expect_total withdrawn -eq "$(expected_withdrawn)"
+    # The model's own choice (direct at these sizes on one node): same results.
+    INTERGATHER_ALGORITHM=auto run_preloaded "$1" "$TESTS_BIN/early_post" "$2"
+    expect_pass early_post
+    expect_total posted-early -gt 0
+    echo "ok np=$1 left=$2 (withdrawn $(summary_total withdrawn) times, as expected)"
+done
