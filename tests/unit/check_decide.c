@@ -1080,6 +1080,87 @@ START_TEST(decide_random_shapes)
 }
 END_TEST
 
+/* Posting early (src/speculate.h): what a process says it posted, and when
+ * the early steps stand. */
+START_TEST(decide_posted_codes)
+{
+    ig_step direct = { .algorithm = IG_ALG_DIRECT, .sender = 0 }, fc = { .algorithm = IG_ALG_FC, .sender = 0 };
+    ck_assert_int_eq(ig_decide_posted_code(&direct), 2);
+    direct.sender = 1;
+    ck_assert_int_eq(ig_decide_posted_code(&direct), 3);
+    direct.sender = -1;
+    ck_assert_int_eq(ig_decide_posted_code(&direct), 1);
+    ck_assert_int_eq(ig_decide_posted_code(&fc), 0);
+
+    ig_choice c = { .kind = IG_DECISION_SERVE, .nsteps = 1 };
+    c.steps[0] = (ig_step){ .algorithm = IG_ALG_DIRECT, .sender = 1 };
+    int64_t none[4] = { 0, 0, 0, 0 }, match[4] = { 3, 0, 3, 3 }, other[4] = { 3, 2, 0, 0 };
+    ck_assert(ig_decide_posted_stand(none, 4, &c));
+    ck_assert(ig_decide_posted_stand(match, 4, &c));
+    ck_assert(!ig_decide_posted_stand(other, 4, &c));
+    /* Native, empty, another algorithm, two passes: every early step goes. */
+    ig_choice native = { .kind = IG_DECISION_NATIVE }, empty = { .kind = IG_DECISION_EMPTY };
+    ck_assert(!ig_decide_posted_stand(match, 4, &native));
+    ck_assert(!ig_decide_posted_stand(match, 4, &empty));
+    ck_assert(ig_decide_posted_stand(none, 4, &native));
+    ig_choice two = c;
+    two.nsteps = 2;
+    two.steps[1] = two.steps[0];
+    ck_assert(!ig_decide_posted_stand(match, 4, &two));
+    c.steps[0].algorithm = IG_ALG_FC;
+    ck_assert(!ig_decide_posted_stand(match, 4, &c));
+    /* An erroneous call runs direct both ways: a half-duplex early step does not stand. */
+    ig_choice wrong = { .kind = IG_DECISION_ERRONEOUS, .nsteps = 1 };
+    wrong.steps[0] = (ig_step){ .algorithm = IG_ALG_DIRECT, .sender = -1 };
+    ck_assert(!ig_decide_posted_stand(match, 4, &wrong));
+    int64_t both[2] = { 1, 1 };
+    ck_assert(ig_decide_posted_stand(both, 2, &wrong));
+}
+END_TEST
+
+/* A correct program never withdraws: whenever a process's own arguments
+ * lead it to post early, the agreed choice is that same step, for every
+ * process of both groups, under the default model and forced algorithms. */
+START_TEST(decide_guess_stands_in_correct_programs)
+{
+    const uint64_t blocks[] = { 0, 1, 100, 4096, 65536, 1 << 20, 16u << 20 };
+    const int forced[] = { IG_ALGORITHM_AUTO, IG_ALG_DIRECT, IG_ALG_FC, IG_ALG_CHAIN };
+    long posted = 0;
+    for (int f = 0; f < 4; f++)
+        for (int n0 = 1; n0 <= 16; n0++)
+            for (int n1 = 1; n0 + n1 <= 32; n1++)
+                for (int a = 0; a < 7; a++)
+                    for (int b = 0; b < 7; b++)
+                        for (int nodes = 1; nodes <= 2; nodes++) {
+                            ig_settings s;
+                            ig_settings_defaults(&s);
+                            s.algorithm = forced[f];
+                            s.min_bytes = 0;
+                            int64_t send[2] = { (int64_t)blocks[a], (int64_t)blocks[b] }, codes[32] = { 0 };
+                            ig_shape agreed;
+                            ig_choice agreed_choice, mine;
+                            ig_shape_guess_uniform(0, send[0], send[1], 0, 0, n0, n1, nodes, &agreed);
+                            ig_decide(&agreed, 0, &s, &agreed_choice);
+                            for (int g = 0; g < 2; g++) {
+                                ig_shape guess;
+                                ig_shape_guess_uniform(g, send[g], send[1 - g], 0, 0, n0, n1, nodes, &guess);
+                                ig_decide(&guess, 0, &s, &mine);
+                                int early = mine.kind == IG_DECISION_SERVE && mine.nsteps == 1 &&
+                                            mine.steps[0].algorithm == IG_ALG_DIRECT;
+                                if (early) {
+                                    posted++;
+                                    codes[g == 0 ? 0 : n0] = ig_decide_posted_code(&mine.steps[0]);
+                                }
+                            }
+                            REQUIRE(ig_decide_posted_stand(codes, n0 + n1, &agreed_choice),
+                                    "forced %d, %d+%d, blocks %llu/%llu, nodes %d: an early step would be withdrawn",
+                                    forced[f], n0, n1, (unsigned long long)send[0], (unsigned long long)send[1], nodes);
+                        }
+    /* The property is not empty: direct is chosen, and posted, somewhere. */
+    REQUIRE(posted > 0, "no process ever posts early");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("decide");
@@ -1092,6 +1173,8 @@ int main(void)
     tcase_add_test(tc, decide_matches_spec_and_mirror);
     tcase_add_test(tc, decide_large_groups);
     tcase_add_test(tc, decide_random_shapes);
+    tcase_add_test(tc, decide_posted_codes);
+    tcase_add_test(tc, decide_guess_stands_in_correct_programs);
     suite_add_tcase(s, tc);
     return ig_run_suite(s);
 }

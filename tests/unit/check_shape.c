@@ -515,6 +515,54 @@ START_TEST(digest_properties)
 }
 END_TEST
 
+static int same_shape(const ig_shape *a, const ig_shape *b)
+{
+    int same = a->reason == b->reason && a->sizes == b->sizes && a->nodes == b->nodes && a->scattered == b->scattered;
+    for (int g = 0; g < 2; g++)
+        same = same && a->n[g] == b->n[g] && a->max_block[g] == b->max_block[g] && a->total[g] == b->total[g] &&
+               a->send_overlaps[g] == b->send_overlaps[g] && a->send_min[g] == b->send_min[g] &&
+               a->send_max[g] == b->send_max[g] && a->expect_min[g] == b->expect_min[g] &&
+               a->expect_max[g] == b->expect_max[g];
+    return same;
+}
+
+/* In a correct program, the shape a process guesses from its own arguments
+ * (for posting early, speculate.h) is the agreed shape, from either group,
+ * when every block has this process's layout and the other group's send
+ * type can be received into (the guess cannot know otherwise; a wrong
+ * guess only costs a withdrawal). */
+START_TEST(guess_is_agreed_shape)
+{
+    const int64_t sizes[] = { 0, 1, 8, 4096, (int64_t)1 << 33 };
+    for (int n0 = 1; n0 <= 4; n0++)
+        for (int n1 = 1; n1 <= 4; n1++)
+            for (int a = 0; a < 5; a++)
+                for (int b = 0; b < 5; b++)
+                    for (int flags = 0; flags < 4; flags++)
+                        for (int g = 0; g < 2; g++) {
+                            int overlaps = flags & 1, scattered = flags >> 1;
+                            int64_t send[2] = { sizes[a], sizes[b] }, v[IG_UNIFORM_LEN], w[IG_UNIFORM_LEN];
+                            for (int i = 0; i < IG_UNIFORM_LEN; i++)
+                                v[i] = INT64_MIN;
+                            for (int h = 0; h < 2; h++) {
+                                ig_shape_uniform_contribution(h, send[h], send[1 - h], h == g && overlaps,
+                                                              IG_FALLBACK_NONE, w);
+                                ig_shape_uniform_mark_scattered(scattered, w);
+                                for (int i = 0; i < IG_UNIFORM_LEN; i++)
+                                    v[i] = w[i] > v[i] ? w[i] : v[i];
+                            }
+                            ig_shape agreed, guess;
+                            ig_shape_from_uniform(v, n0, n1, &agreed);
+                            ig_shape_guess_uniform(g, send[g], send[1 - g], overlaps, scattered, n0, n1, 3, &guess);
+                            REQUIRE(guess.nodes == 3, "nodes");
+                            guess.nodes = agreed.nodes;
+                            REQUIRE(same_shape(&guess, &agreed),
+                                    "n %d+%d, sends %lld/%lld, flags %d: group %d's guess differs", n0, n1,
+                                    (long long)send[0], (long long)send[1], flags, g);
+                        }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("shape");
@@ -523,6 +571,7 @@ int main(void)
     tcase_add_test(tc, uniform_contribution_layout);
     tcase_add_test(tc, uniform_examples);
     tcase_add_test(tc, digest_properties);
+    tcase_add_test(tc, guess_is_agreed_shape);
     tcase_add_test(tc, uniform_exhaustive);
     tcase_add_test(tc, records_exhaustive);
     tcase_add_test(tc, uniform_random);
