@@ -152,13 +152,17 @@ static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s
     const ig_cost_params *m = model_of(sh, s);
     double k0 = average_block(sh, 0), k1 = average_block(sh, 1), pass0, pass1;
     ig_step first = half_step(sh, 0, allgatherv, s, &pass0), second = half_step(sh, 1, allgatherv, s, &pass1);
-    /* The direct algorithm both ways at once is not weighed: in the model its
-     * bandwidth term equals the one exchange's, but on the emulated cluster
-     * it was slower at 13 of 16 full-duplex points (4+4, 4+12; up to 1.4x
-     * at 4 MiB): n concurrent flows each way on every link, where the one
-     * exchange moves one block per peer and then runs a neighbour ring
-     * (docs/performance.md).  Forced, it runs. */
-    double one = ig_cost_fd(sh->n[0], k0, sh->n[1], k1, m), direct = HUGE_VAL;
+    /* The direct algorithm both ways at once is weighed only within a node.
+     * Between nodes its bandwidth term equals the one exchange's in the
+     * model, but on the emulated cluster it was slower at 13 of 16
+     * full-duplex points (4+4, 4+12; up to 1.4x at 4 MiB): n concurrent
+     * flows each way on every link, where the one exchange moves one block
+     * per peer and then runs a neighbour ring.  In shared memory, one stage
+     * of copies beats relaying: MPI_Iallgather, the same exchange, was 1.4x
+     * to 7x faster than the one exchange at 2+2 and 4+4 on the 2-core
+     * machine (docs/performance.md).  Forced, it runs anywhere. */
+    double one = ig_cost_fd(sh->n[0], k0, sh->n[1], k1, m),
+           direct = sh->nodes <= 1 ? ig_cost_direct_full(sh->n[0], k0, sh->n[1], k1, m) : HUGE_VAL;
     int two_passes = first.algorithm == IG_ALG_RING || (s->algorithm != IG_ALGORITHM_AUTO &&
                                                         s->algorithm != IG_ALG_FULL_DUPLEX &&
                                                         s->algorithm != IG_ALG_DIRECT);

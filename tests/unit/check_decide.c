@@ -19,7 +19,8 @@
  *     its cost is no higher; then with auto and no ring, native
  *     (IG_FALLBACK_MODEL) when root gathering is cheaper than the choice.
  *   full duplex, auto and no ring: the cheapest of one exchange, direct
- *     both ways and the two half passes (ties in that order), native
+ *     both ways (within a node only) and the two half passes (ties in that
+ *     order), native
  *     (MODEL) when root gathering is cheaper than all three; forced
  *     full-duplex: one exchange; forced direct: one direct step; any other
  *     forced algorithm, or the ring: two passes, group 0's data first.
@@ -288,9 +289,9 @@ static void want_full(const ig_shape *sh, int allgatherv, const ig_settings *s, 
     }
     if (s->algorithm == IG_ALGORITHM_AUTO && !want_ring(s)) {
         double one = ig_cost_fd(sh->n[0], k0, sh->n[1], k1, m);
-        /* direct both ways is not a candidate under auto (measured slower
-         * than the one exchange; src/decide.c). */
-        double direct = HUGE_VAL;
+        /* direct both ways is a candidate under auto within a node only
+         * (measured slower than the one exchange between nodes; src/decide.c). */
+        double direct = sh->nodes <= 1 ? ig_cost_direct_full(sh->n[0], k0, sh->n[1], k1, m) : HUGE_VAL;
         double two = c0 + c1;
         double native = ig_cost_root_gathering_full(sh->n[0], k0, sh->n[1], k1, m);
         if (native < one && native < direct && native < two)
