@@ -8,7 +8,9 @@ import os
 import subprocess
 import sys
 
-PEERS = ["native", "iallgather", "merge-allgatherv", "direct", "fc"]
+USER_PEERS = ["native", "iallgather", "merge-allgatherv"]  # what a user has without intergather: the targets
+OWN = ["direct", "fc", "chain"]  # the library's algorithms through its pair API: how good the decision is
+PEERS = USER_PEERS + OWN
 ALGS = ["intergather"] + PEERS
 SLOWER = 1.05      # a peer more than 5 % faster than intergather is flagged
 BOUND_TARGET = 0.93  # intergather's share of the bound at 4 MiB, half duplex
@@ -73,10 +75,12 @@ def peers_tables(rows, decide_bin, link_mbit):
     summary = []
     print("## Peers: median time per call (ms), balanced arrival\n")
     print("bound: the busiest receiving link's bytes at the configured rate (half duplex p k / rate; full duplex "
-          "max(p, q) k / rate); `% bound` = bound / intergather's time; `best peer` the fastest of "
-          + ", ".join(PEERS) + " (direct and fc: the library's algorithms through its pair API, without the "
-          "agreement step; fc in full duplex is the full-duplex algorithm, ig_pair_allgather_fd); `ig/best` "
-          "intergather's time over it (**bold**: a peer more than 5 % faster)"
+          "max(p, q) k / rate); `% bound` = bound / intergather's time; `best peer` the fastest of what a user "
+          "has without intergather (" + ", ".join(USER_PEERS) + "), `ig/peer` intergather's time over it "
+          "(**bold**: a peer more than 5 % faster: the issue's target); `best own` the fastest of the library's "
+          "algorithms run through its pair API (" + ", ".join(OWN) + "; fc in full duplex is the full-duplex "
+          "algorithm, ig_pair_allgather_fd; each after a one-allreduce agreement of its own), `ig/own` "
+          "intergather's time over it (how far the default decision is from the library's best)"
           + ("; `model` what intergather's default cost model runs there" if choice else "") + ".\n")
     for d in ("half", "full"):
         for (p, q) in configs:
@@ -84,23 +88,28 @@ def peers_tables(rows, decide_bin, link_mbit):
             if not pts:
                 continue
             print(f"### p = {p}, q = {q}, {d} duplex\n")
-            print("| block | " + " | ".join(ALGS) + " | bound | % bound | best peer | ig/best |"
+            algs = [a for a in ALGS if any(t.get(k + (a,)) is not None for k in pts)]
+            print("| block | " + " | ".join(algs) + " | bound | % bound | best peer | ig/peer | best own | ig/own |"
                   + (" model |" if choice else ""))
-            print("|---:|" + "---:|" * len(ALGS) + "---:|---:|---|---:|" + ("---|" if choice else ""))
+            print("|---:|" + "---:|" * len(algs) + "---:|---:|---|---:|---|---:|" + ("---|" if choice else ""))
             for key in pts:
                 b = key[3]
                 vals = {a: t.get(key + (a,)) for a in ALGS}
                 bnd = bound_s(p, q, b, d, rate[key])
                 ig = vals["intergather"]
-                peers = {a: v for a, v in vals.items() if a != "intergather" and v is not None}
+                peers = {a: vals[a] for a in USER_PEERS if vals.get(a) is not None}
+                own = {a: vals[a] for a in OWN if vals.get(a) is not None}
                 best = min(peers, key=peers.get) if peers else None
+                best_own = min(own, key=own.get) if own else None
                 ratio = ig / peers[best] if ig and best else None
-                cells = [f"{1e3 * vals[a]:.1f}" if vals[a] is not None else "" for a in ALGS]
+                ratio_own = ig / own[best_own] if ig and best_own else None
+                cells = [f"{1e3 * vals[a]:.1f}" if vals[a] is not None else "" for a in algs]
                 flag = ratio is not None and ratio > SLOWER
                 rs = "" if ratio is None else (f"**{ratio:.3f}**" if flag else f"{ratio:.3f}")
+                ro = "" if ratio_own is None else f"{ratio_own:.3f}"
                 pct = f"{100 * bnd / ig:.1f}" if ig else ""
                 print(f"| {human(b)} | " + " | ".join(cells) + f" | {1e3 * bnd:.1f} | {pct} | {best} | {rs} |"
-                      + (f" {choice.get(key, '')} |" if choice else ""))
+                      f" {best_own or ''} | {ro} |" + (f" {choice.get(key, '')} |" if choice else ""))
                 summary.append(dict(p=p, q=q, d=d, b=b, ig=ig, best=best, best_t=peers.get(best), ratio=ratio,
                                     pct=bnd / ig if ig else None, vals=vals, choice=choice.get(key)))
             print()
@@ -147,7 +156,7 @@ def arrival_tables(rows):
         for f in fs:
             v = {x: a[(p, q, b, f, x)][0] for x in algs if (p, q, b, f, x) in a}
             om = max(a[(p, q, b, f, x)][2] for x in algs if (p, q, b, f, x) in a)
-            peers = {x: y for x, y in v.items() if x != "intergather"}
+            peers = {x: y for x, y in v.items() if x in USER_PEERS}
             best = min(peers, key=peers.get)
             r = v["intergather"] / peers[best] if "intergather" in v else None
             bad = r is not None and r > 1.0
@@ -325,7 +334,8 @@ def figure(t, points, fig_dir):
     fig, axes = plt.subplots(len(duplexes), len(configs), figsize=(3.4 * len(configs), 3.0 * len(duplexes)),
                              sharey=True, squeeze=False)
     styles = {"intergather": ("k", "o", "-", 2.0), "native": ("C3", "v", ":", 1), "iallgather": ("C1", "s", "--", 1),
-              "merge-allgatherv": ("C2", "^", "--", 1), "direct": ("C0", "x", "-.", 1), "fc": ("C4", "d", "-.", 1)}
+              "merge-allgatherv": ("C2", "^", "--", 1), "direct": ("C0", "x", "-.", 1), "fc": ("C4", "d", "-.", 1),
+              "chain": ("C5", "+", "-.", 1)}
     for i, d in enumerate(duplexes):
         for j, (p, q) in enumerate(configs):
             ax = axes[i][j]
