@@ -17,12 +17,7 @@
 # Output: docs/data/shm-peers.csv (every run), a Markdown table on stdout.
 # Environment: CONFIGS ("P:Q ..."), SIZES, DUPLEX, REPS, ITERS, DATA, MPIRUN.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
-
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-MPIRUN=${MPIRUN:-mpirun}
+. "$(dirname "$0")/env.sh"
 if [ -n "${QUICK:-}" ]; then
     CONFIGS=${CONFIGS:-"2:2"}; SIZES=${SIZES:-1K,64K}; REPS=${REPS:-1}; ITERS=${ITERS:-3}
 fi

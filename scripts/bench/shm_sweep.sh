@@ -20,12 +20,7 @@
 # REPS (bench runs), DEMO_REPS (demo runs; DEMO_APPEND=1 adds them to
 # RAW/demo.csv), REC_MIN_BYTES (adds the mode shim-rec), ITERS, RAW (raw-run directory, default a temporary one), MPIRUN.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
-
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-MPIRUN=${MPIRUN:-mpirun}
+. "$(dirname "$0")/env.sh"
 if [ -n "${QUICK:-}" ]; then
     CONFIGS=${CONFIGS:-"2:2 2:6"}; SIZES=${SIZES:-1K,64K,1M}; DEMO_SIZES=${DEMO_SIZES:-"1024 65536 1048576"}
     REPS=${REPS:-1}; DEMO_REPS=${DEMO_REPS:-1}; ITERS=${ITERS:-5}
