@@ -56,7 +56,8 @@
 # IGC_PREFIX (namespace prefix, default igc), IGC_SUBNET (default 10.78.0);
 # peers: PEER_CONFIGS ("P:Q ...", default "4:4 8:8 4:12 12:4"), PEER_SIZES
 # (default 4K,16K,64K,256K,1M,4M), PEER_DUPLEX (default "half full"),
-# PEER_ALGOS (default native,iallgather,merge-allgatherv,intergather,direct,fc),
+# PEER_ALGOS (default native,iallgather,merge-allgatherv,intergather,direct,fc,chain; the
+# half-duplex-only ones, chain, are left out of full-duplex runs),
 # PEER_ITERS (default 5), PEER_LARGE ("BYTES:N:W": N iterations and W warmup
 # ones from BYTES on, default 1M:3:0: calls of seconds), WARMUP (default 1);
 # arrival: ARRIVAL_CONFIGS (default "4:4 8:8"), ARRIVAL_SIZES (default
@@ -103,7 +104,7 @@ fi
 PEER_CONFIGS=${PEER_CONFIGS:-"4:4 8:8 4:12 12:4"}
 PEER_SIZES=${PEER_SIZES:-4K,16K,64K,256K,1M,4M}
 PEER_DUPLEX=${PEER_DUPLEX:-"half full"}
-PEER_ALGOS=${PEER_ALGOS:-native,iallgather,merge-allgatherv,intergather,direct,fc}
+PEER_ALGOS=${PEER_ALGOS:-native,iallgather,merge-allgatherv,intergather,direct,fc,chain}
 PEER_ITERS=${PEER_ITERS:-5}
 PEER_LARGE=${PEER_LARGE:-1M:3:0}
 PEER_ENV=${PEER_ENV:-}
@@ -320,6 +321,11 @@ run_fc_variant() { # run_fc_variant NAME OUTPUT.csv LABEL MPIRUN-OPTIONS...
 # one bench run per (split, duplex), every algorithm on one
 # inter-communicator.  Progress and the library's verbose lines go to
 # $IGC_RUN/NAME-P-Q-DUPLEX.log.
+# The algorithm list A,B,... without the bench's half-duplex-only algorithms.
+half_only_removed() {
+    echo "$1" | tr ',' '\n' | grep -vxE 'chain|ring-optimal|ring-paper|intra-ring|root-gathering' | paste -sd, -
+}
+
 run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- MPIRUN-OPTIONS...]
     local name=$1 out=$2 configs=$3 duplexes=$4 c p q d csv log t1
     shift 4
@@ -331,9 +337,14 @@ run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- 
         p=${c%:*} q=${c#*:}
         for d in $duplexes; do
             csv=$IGC_RUN/$name-$p-$q-$d.csv log=$IGC_RUN/$name-$p-$q-$d.log t1=$SECONDS
-            echo "$name: p=$p q=$q, $d duplex: ${bopts[*]} ${mopts[*]}" >&2
+            local dopts=("${bopts[@]}") i
+            # Half-duplex-only algorithms (the bench refuses them in full duplex) are left out there.
+            for i in "${!dopts[@]}"; do
+                [ "$d" = full ] && [ "${dopts[$i]}" = --algos ] && dopts[$((i + 1))]=$(half_only_removed "${dopts[$((i + 1))]}")
+            done
+            echo "$name: p=$p q=$q, $d duplex: ${dopts[*]} ${mopts[*]}" >&2
             cluster_mpirun $((p + q)) -x INTERGATHER_VERBOSE=1 "${mopts[@]}" -- \
-                "$BENCH" -p "$p" --duplex "$d" --csv "$csv" "${bopts[@]}" 2>"$log" ||
+                "$BENCH" -p "$p" --duplex "$d" --csv "$csv" "${dopts[@]}" 2>"$log" ||
                 { tail -20 "$log" >&2; return 1; }
             grep -E '^\[|did NOT match' "$log" | sed 's/^/  /' >&2
             echo "  ($((SECONDS - t1)) s, load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
