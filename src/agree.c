@@ -1,5 +1,8 @@
 #include "agree.h"
 
+#include "p2p.h"
+#include "tags.h"
+
 #include <stdlib.h>
 
 typedef struct {
@@ -24,6 +27,13 @@ int ig_agree_carries_posted(ig_op op, int n0, int n1)
     return op == IG_OP_ALLGATHER && n0 + n1 <= IG_AGREE_MAX_POSTED;
 }
 
+/* This process's view of an MPI_Allgather: the shape's vector (shape.h). */
+static void uniform_view(const ig_call *c, const sides *s, int64_t v[IG_UNIFORM_LEN])
+{
+    ig_shape_uniform_contribution(s->group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->local_reason, v);
+    ig_shape_uniform_mark_scattered(c->scattered, v);
+}
+
 /* The shape's vector, then one entry per process of what it posted early
  * (MAX: each entry has one writer, every other process gives 0). */
 static int agree_uniform(const ig_call *c, const sides *s, int64_t posted_code, ig_shape *shape,
@@ -32,9 +42,7 @@ static int agree_uniform(const ig_call *c, const sides *s, int64_t posted_code, 
     int64_t mine[IG_UNIFORM_LEN + IG_AGREE_MAX_POSTED] = { 0 }, all[IG_UNIFORM_LEN + IG_AGREE_MAX_POSTED];
     int merged_rank = 0;
     posted->n = ig_agree_carries_posted(c->op, s->n[0], s->n[1]) ? s->n[0] + s->n[1] : 0;
-    ig_shape_uniform_contribution(s->group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->local_reason,
-                                  mine);
-    ig_shape_uniform_mark_scattered(c->scattered, mine);
+    uniform_view(c, s, mine);
     int rc = PMPI_Comm_rank(s->merged, &merged_rank);
     if (posted->n > 0)
         mine[IG_UNIFORM_LEN + merged_rank] = posted_code;
@@ -47,6 +55,46 @@ static int agree_uniform(const ig_call *c, const sides *s, int64_t posted_code, 
     ig_shape_from_uniform(all, s->n[0], s->n[1], shape);
     for (int r = 0; r < posted->n; r++)
         posted->code[r] = all[IG_UNIFORM_LEN + r];
+    return MPI_SUCCESS;
+}
+
+/* Small MPI_Allgather calls: every view straight to every other process,
+ * all receives and sends posted at once (sends starting at the next rank,
+ * so that not every process sends to rank 0 first). */
+static void linear_start(ig_agreement *a, const sides *s)
+{
+    int64_t *mine = a->views[a->rank];
+    uniform_view(a->call, s, mine);
+    mine[IG_UNIFORM_LEN] = a->posted_code;
+    for (int i = 0; i < 2 * a->nprocs; i++)
+        a->reqs[i] = MPI_REQUEST_NULL;
+    for (int r = 0; r < a->nprocs; r++)
+        if (r != a->rank)
+            ig_err_keep(&a->start_rc, PMPI_Irecv(a->views[r], IG_UNIFORM_LEN + 1, MPI_INT64_T, r, IG_TAG_AGREE,
+                                                 s->merged, &a->reqs[r]));
+    for (int j = 1; j < a->nprocs; j++) {
+        int r = (a->rank + j) % a->nprocs;
+        ig_err_keep(&a->start_rc, PMPI_Isend(mine, IG_UNIFORM_LEN + 1, MPI_INT64_T, r, IG_TAG_AGREE, s->merged,
+                                             &a->reqs[a->nprocs + r]));
+    }
+}
+
+static int linear_finish(ig_agreement *a, const sides *s, ig_shape *shape, ig_posted *posted)
+{
+    int64_t all[IG_UNIFORM_LEN];
+    int rc = a->start_rc;
+    ig_err_keep(&rc, ig_waitall(2 * a->nprocs, a->reqs));
+    if (rc != MPI_SUCCESS)
+        return rc;
+    for (int i = 0; i < IG_UNIFORM_LEN; i++) {
+        all[i] = INT64_MIN;
+        for (int r = 0; r < a->nprocs; r++)
+            all[i] = a->views[r][i] > all[i] ? a->views[r][i] : all[i];
+    }
+    ig_shape_from_uniform(all, s->n[0], s->n[1], shape);
+    posted->n = a->nprocs;
+    for (int r = 0; r < a->nprocs; r++)
+        posted->code[r] = a->views[r][IG_UNIFORM_LEN];
     return MPI_SUCCESS;
 }
 
@@ -83,12 +131,35 @@ static int agree_varying(const ig_call *c, const sides *s, ig_shape *shape)
     return rc;
 }
 
-int ig_agree(const ig_call *c, ig_comm_cache *cache, int64_t posted_code, ig_shape *shape, ig_posted *posted)
+void ig_agree_start(const ig_call *c, ig_comm_cache *cache, int64_t posted_code, ig_agreement *a)
 {
     sides s = sides_of(c, cache);
+    a->call = c;
+    a->cache = cache;
+    a->posted_code = posted_code;
+    a->nprocs = s.n[0] + s.n[1];
+    a->start_rc = MPI_SUCCESS;
+    /* The same on every process: the operation and the group sizes. */
+    a->linear = c->op == IG_OP_ALLGATHER && a->nprocs <= IG_AGREE_MAX_LINEAR;
+    a->rank = 0;
+    if (!a->linear)
+        return;
+    a->start_rc = PMPI_Comm_rank(s.merged, &a->rank);
+    linear_start(a, &s);
+}
+
+int ig_agree_finish(ig_agreement *a, ig_shape *shape, ig_posted *posted)
+{
+    const ig_call *c = a->call;
+    sides s = sides_of(c, a->cache);
+    int rc;
     posted->n = 0;
-    int rc = c->op == IG_OP_ALLGATHER ? agree_uniform(c, &s, posted_code, shape, posted)
-                                      : agree_varying(c, &s, shape);
-    shape->nodes = ig_comm_cache_nodes(cache);
+    if (a->linear)
+        rc = linear_finish(a, &s, shape, posted);
+    else if (c->op == IG_OP_ALLGATHER)
+        rc = agree_uniform(c, &s, a->posted_code, shape, posted);
+    else
+        rc = agree_varying(c, &s, shape);
+    shape->nodes = ig_comm_cache_nodes(a->cache);
     return rc;
 }

@@ -47,17 +47,20 @@ static int send_next(ig_direct *d, int slot)
     return PMPI_Isend(d->x->sbuf, d->x->scount, d->x->stype, peer, IG_TAG_DIRECT, d->pair->comm, &sends[slot]);
 }
 
-int ig_direct_post(ig_pair *pair, const ig_xfer *x, const ig_step *step, ig_direct *d)
+int ig_direct_prepare(ig_pair *pair, const ig_xfer *x, const ig_step *step, ig_direct *d)
 {
     *d = (ig_direct){ .pair = pair, .x = x };
     direct_roles(pair, step, d);
     d->reqs = ig_requests_new(d->nrecv + d->window);
-    if (d->reqs == NULL)
-        return MPI_ERR_NO_MEM;
+    return d->reqs == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+}
+
+int ig_direct_start(ig_direct *d)
+{
     int rc = MPI_SUCCESS;
     for (int b = 0; b < d->nrecv; b++)
-        ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, d->remote_base + b,
-                                    IG_TAG_DIRECT, pair->comm, &d->reqs[b]));
+        ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(d->x, b), ig_xfer_rcount(d->x, b), d->x->rtype,
+                                    d->remote_base + b, IG_TAG_DIRECT, d->pair->comm, &d->reqs[b]));
     while (d->posted < d->window)
         ig_err_keep(&rc, send_next(d, d->posted));
     return rc;
@@ -84,9 +87,10 @@ int ig_direct_finish(ig_direct *d)
 int ig_alg_direct(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
     ig_direct d;
-    int rc = ig_direct_post(pair, x, step, &d);
-    if (d.reqs == NULL)
+    int rc = ig_direct_prepare(pair, x, step, &d);
+    if (rc != MPI_SUCCESS)
         return rc;
+    rc = ig_direct_start(&d);
     ig_err_keep(&rc, ig_direct_finish(&d));
     return rc;
 }

@@ -60,10 +60,11 @@ const ig_algorithm_info *ig_algorithm_info_of(ig_algorithm a);
  * (only the pair's first group sends): algo_full_duplex.c. */
 int ig_range_exchange(ig_pair *pair, const ig_xfer *x, int first_sends, int second_sends, const ig_step *step);
 
-/* The direct algorithm in two halves: post every receive and the first
- * window of sends, then complete (the remaining sends as slots free up).
- * ig_alg_direct is the two in a row; speculate.c posts before the call's
- * agreement and completes after it. */
+/* The direct algorithm in three parts: prepare (the requests, nothing
+ * posted), start (every receive and the first window of sends), finish
+ * (the remaining sends as slots free up, then wait).  ig_alg_direct is the
+ * three in a row; speculate.c prepares and starts before the call's
+ * agreement ends and finishes after it. */
 typedef struct {
     ig_pair *pair;
     const ig_xfer *x;
@@ -71,7 +72,8 @@ typedef struct {
     int nrecv, nsend, window, posted, start, remote_base, n_remote;
 } ig_direct;
 
-int ig_direct_post(ig_pair *pair, const ig_xfer *x, const ig_step *step, ig_direct *d);
+int ig_direct_prepare(ig_pair *pair, const ig_xfer *x, const ig_step *step, ig_direct *d);
+int ig_direct_start(ig_direct *d);
 int ig_direct_finish(ig_direct *d);
 
 /* Run algorithm `step->algorithm` (the table's function). */

@@ -116,9 +116,12 @@ int ig_serve(const ig_call *c, int *rc)
     ig_shape shape;
     ig_choice choice;
     ig_speculation early;
+    ig_agreement agreement;
     ig_posted posted;
-    ig_speculate_start(c, cache, s, &early);
-    *rc = ig_agree(c, cache, early.code, &shape, &posted);
+    ig_speculate_prepare(c, cache, s, &early);
+    ig_agree_start(c, cache, early.code, &agreement);
+    ig_speculate_post(&early);
+    *rc = ig_agree_finish(&agreement, &shape, &posted);
     if (*rc != MPI_SUCCESS) {
         ig_speculate_abandon(&early);
         return ig_error_report(c->comm, function_name(c), *rc), 1;

@@ -39,7 +39,7 @@ static int first_on_pair(const ig_step *st, int group)
     return st->sender < 0 ? group == 0 : st->sender == group;
 }
 
-void ig_speculate_start(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_speculation *sp)
+void ig_speculate_prepare(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_speculation *sp)
 {
     ig_step st;
     *sp = (ig_speculation){ .code = 0, .post_rc = MPI_SUCCESS };
@@ -50,16 +50,19 @@ void ig_speculate_start(const ig_call *c, ig_comm_cache *cache, const ig_setting
     if (pair == NULL)
         return;
     if (ig_xfer_uniform_make(&sp->x, &sp->rblk, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype) !=
-        MPI_SUCCESS) {
-        ig_block_free(&sp->rblk);
-        return;
-    }
-    sp->post_rc = ig_direct_post(pair, &sp->x, &st, &sp->d);
-    if (sp->d.reqs == NULL) { /* nothing went out */
+            MPI_SUCCESS ||
+        ig_direct_prepare(pair, &sp->x, &st, &sp->d) != MPI_SUCCESS) {
         ig_block_free(&sp->rblk);
         return;
     }
     sp->code = ig_decide_posted_code(&st);
+}
+
+void ig_speculate_post(ig_speculation *sp)
+{
+    if (sp->code == 0)
+        return;
+    sp->post_rc = ig_direct_start(&sp->d);
     ig_stats_posted_early();
 }
 

@@ -1,8 +1,9 @@
 /*
- * Speculation: a process posts its part of the direct algorithm before the
- * call's agreement when its own arguments say that the agreed choice will
- * be the direct algorithm, so that the data and the agreement travel at
- * once and a small call costs about the larger of the two, not their sum
+ * Speculation: a process posts its part of the direct algorithm while the
+ * call's agreement is under way (right after its own view has gone out,
+ * agree.h) when its own arguments say that the agreed choice will be the
+ * direct algorithm, so that the data and the agreement travel at once and
+ * a small call costs about the larger of the two, not their sum
  * (on the emulated cluster the agreement alone cost more than the data
  * below 64 KiB per block: docs/performance.md).
  *
@@ -41,8 +42,12 @@ typedef struct {
     ig_direct d;
 } ig_speculation;
 
-/* Post this process's direct step if its own arguments lead there. */
-void ig_speculate_start(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_speculation *sp);
+/* Prepare this process's direct step if its own arguments lead there
+ * (sp->code: what it will post, to be said in the agreement), then post it
+ * once the agreement's own messages are on their way (on a network they
+ * would otherwise queue behind the data). */
+void ig_speculate_prepare(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_speculation *sp);
+void ig_speculate_post(ig_speculation *sp);
 
 /* After the agreement: keep the early step if it stands for everyone,
  * otherwise take part in withdrawing every early message (collective over

@@ -14,9 +14,9 @@
  * The specification, for sender g, p = n[g], q = n[1-g], k = total[g] / p
  * and the model m of the node count:
  *   half duplex: ring (topology ring with algorithm auto, or forced ring);
- *     forced direct: direct; otherwise the fc family (spread for p > q
- *     unless join is allowed, else fc), replaced with auto by direct when
- *     its cost is no higher; then with auto and no ring, native
+ *     forced direct: direct; forced chain: chain; otherwise the fc family
+ *     (spread for p > q unless join is allowed, else fc), replaced with
+ *     auto by direct when its cost is no higher (never by the chain); then with auto and no ring, native
  *     (IG_FALLBACK_MODEL) when root gathering is cheaper than the choice.
  *   full duplex, auto and no ring: the cheapest of one exchange, direct
  *     both ways (within a node only) and the two half passes (ties in that
@@ -235,12 +235,10 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
     }
     if (s->algorithm == IG_ALGORITHM_AUTO) {
         double direct = ig_cost_direct_half(p, q, k, m);
-        if (direct <= *cost && direct <= chain_cost) {
+        /* The chain only when forced (measured slower than fc; src/decide.c). */
+        if (direct <= *cost) {
             *cost = direct;
             st.algorithm = IG_ALG_DIRECT;
-        } else if (chain_cost < *cost) {
-            *cost = chain_cost;
-            return chain;
         }
     }
     return st;
