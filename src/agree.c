@@ -3,12 +3,11 @@
 #include "p2p.h"
 #include "tags.h"
 
-#include <stdlib.h>
-
 typedef struct {
     int group;     /* 0: this process is in the low group, 1: the high one */
     int n[2];      /* sizes of the low and high groups */
     MPI_Comm merged;
+    ig_comm_cache *cache;
 } sides;
 
 static sides sides_of(const ig_call *c, ig_comm_cache *cache)
@@ -19,6 +18,7 @@ static sides sides_of(const ig_call *c, ig_comm_cache *cache)
     s.n[s.group] = local;
     s.n[1 - s.group] = c->remote_size;
     s.merged = ig_comm_cache_merged(cache);
+    s.cache = cache;
     return s;
 }
 
@@ -108,17 +108,17 @@ static int would_truncate(const ig_call *c, const int64_t *records, int first)
     return 0;
 }
 
+_Static_assert(IG_RECORD_LEN == IG_CACHE_RECORD_LEN, "the cache holds the agreement's records");
+
 static int agree_varying(const ig_call *c, const sides *s, ig_shape *shape)
 {
     int64_t mine[IG_RECORD_LEN], digest = IG_DIGEST_SEED, truncates = 0;
-    int total = s->n[0] + s->n[1], rc;
+    int rc;
     if (c->local_reason == IG_FALLBACK_NONE)
         for (int i = 0; i < c->remote_size; i++)
             digest = ig_digest_add(digest, i, ig_call_expected_from(c, i));
     ig_shape_record(c->send_bytes, digest, c->send_overlaps, c->local_reason, mine);
-    int64_t *records = malloc((size_t)total * IG_RECORD_LEN * sizeof *records);
-    if (records == NULL)
-        return MPI_ERR_NO_MEM;
+    int64_t *records = ig_comm_cache_records(s->cache);
     rc = PMPI_Allgather(mine, IG_RECORD_LEN, MPI_INT64_T, records, IG_RECORD_LEN, MPI_INT64_T, s->merged);
     /* Taken by every process or by none: all hold the same records. */
     if (rc == MPI_SUCCESS && ig_records_disagree(records, s->n[0], s->n[1])) {
@@ -127,7 +127,6 @@ static int agree_varying(const ig_call *c, const sides *s, ig_shape *shape)
     }
     if (rc == MPI_SUCCESS)
         ig_shape_from_records(records, s->n[0], s->n[1], truncates != 0, shape);
-    free(records);
     return rc;
 }
 

@@ -15,6 +15,7 @@ struct ig_comm_cache {
     int nodes; /* nodes both groups span */
     MPI_Comm local_group; /* on first use */
     ig_pair *direction[2]; /* [1]: the local group sends; [0]: the remote group sends */
+    int64_t *records;      /* room for every process's MPI_Allgatherv view (agree.c) */
 };
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
@@ -26,6 +27,7 @@ static void cache_destroy(ig_comm_cache *cache)
         ig_pair_free(&cache->direction[d]);
     ig_private_comm_free(&cache->local_group);
     ig_private_comm_free(&cache->merged);
+    free(cache->records);
     free(cache);
 }
 
@@ -61,6 +63,12 @@ static int check_settings_agree(ig_comm_cache *cache)
 {
     uint64_t fp = ig_settings_fingerprint(ig_settings_get());
     uint64_t mine[2] = { fp, ~fp }, all[2];
+    /* A process that could not allocate the cache's room for the
+     * agreement's records makes the check fail for everyone, so that all
+     * stay native on this communicator together instead of one process
+     * failing alone in a later call. */
+    if (cache->records == NULL)
+        mine[0] = mine[1] = 0;
     int rc = PMPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MIN, cache->merged);
     cache->settings_agree = rc == MPI_SUCCESS && all[0] == ~all[1];
     /* One line per process at most, from one process of the communicator:
@@ -106,6 +114,7 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
     PMPI_Comm_size(inter, &cache->local_size);
     PMPI_Comm_remote_size(inter, &cache->remote_size);
     PMPI_Comm_rank(inter, &cache->local_rank);
+    cache->records = malloc((size_t)(cache->local_size + cache->remote_size) * IG_CACHE_RECORD_LEN * sizeof(int64_t));
     int rc = PMPI_Intercomm_merge(inter, 0, &cache->merged);
     if (rc == MPI_SUCCESS)
         rc = ig_private_comm_setup(cache->merged);
@@ -167,6 +176,11 @@ int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_s
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged; }
 
 int ig_comm_cache_nodes(const ig_comm_cache *cache) { return cache->nodes; }
+
+int64_t *ig_comm_cache_records(ig_comm_cache *cache)
+{
+    return cache->records;
+}
 
 int ig_comm_cache_settings_agree(const ig_comm_cache *cache)
 {

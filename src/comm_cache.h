@@ -9,6 +9,8 @@
 
 #include "pair.h"
 
+#include <stdint.h>
+
 typedef struct ig_comm_cache ig_comm_cache;
 
 /* Look up or build the cache of an inter-communicator.  Building is
@@ -16,6 +18,13 @@ typedef struct ig_comm_cache ig_comm_cache;
  * which every process reaches together because the decision to get here is
  * made from arguments the standard requires to be consistent. */
 int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **cache);
+
+/* Room for IG_CACHE_RECORD_LEN integers per process of both groups, for the
+ * agreement of an MPI_Allgatherv (agree.c), allocated with the cache so
+ * that no call can fail alone on it; valid whenever the settings agree
+ * (a process without it makes them disagree for everyone). */
+#define IG_CACHE_RECORD_LEN 4
+int64_t *ig_comm_cache_records(ig_comm_cache *cache);
 
 /* Whether every process of the communicator has the same settings (checked
  * once, when the cache was built). */
