@@ -69,11 +69,6 @@ double ig_cost_root_gathering_full(int na, double ka, int nb, double kb, const i
     return gather + exchange + bcast;
 }
 
-int ig_fd_preferred(int na, double ka, int nb, double kb, const ig_cost_params *c)
-{
-    return ig_cost_fd(na, ka, nb, kb, c) <= ig_cost_two_halves(na, ka, nb, kb, c);
-}
-
 double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c)
 {
     int most = p > q ? p : q; /* a sender sends q blocks, a receiver receives p */

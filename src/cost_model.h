@@ -51,9 +51,4 @@ double ig_cost_fd(int na, double ka, int nb, double kb, const ig_cost_params *c)
 double ig_cost_two_halves(int na, double ka, int nb, double kb, const ig_cost_params *c);
 double ig_cost_root_gathering_full(int na, double ka, int nb, double kb, const ig_cost_params *c);
 
-/* 1 when the full-duplex algorithm is predicted faster than running the two
- * half-duplex directions one after the other.  Symmetric in (A, B), so both
- * groups reach the same choice. */
-int ig_fd_preferred(int na, double ka, int nb, double kb, const ig_cost_params *c);
-
 #endif
