@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
-export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1
+export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1 INTERGATHER_ALGORITHM=auto
 MPIRUN=${MPIRUN:-mpirun}
 
 # Run after a normal build (it uses its config.h and test programs).
@@ -33,7 +33,7 @@ export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1
 asan_run() { # NP PROGRAM ARGS...
     local np=$1; shift
     if ! "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$libasan $work/libintergather.so" \
-        -x ASAN_OPTIONS -x INTERGATHER_MIN_BYTES -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY \
+        -x ASAN_OPTIONS -x INTERGATHER_MIN_BYTES -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM \
         "$@" >"$work/out" 2>&1 || grep -q 'ERROR: AddressSanitizer' "$work/out" \
         || ! grep -q 'intergather: summary' "$work/out"; then
         cat "$work/out" >&2
@@ -50,7 +50,11 @@ done
 export INTERGATHER_TOPOLOGY=fully-connected
 asan_run 4 "$top/tests/mpi/comm_churn"
 INTERGATHER_MIN_BYTES=1024 asan_run 4 "$top/tests/mpi/fallbacks"
-echo "ok asan: matrices, churn, fallbacks"
+# Early posting: steps that stand and steps withdrawn (cancelled receives,
+# discarded messages), with both agreements (8 processes or fewer, and more).
+INTERGATHER_ALGORITHM=direct asan_run 4 "$top/tests/mpi/early_post" 2
+INTERGATHER_ALGORITHM=direct asan_run 10 "$top/tests/mpi/early_post" 4
+echo "ok asan: matrices, churn, fallbacks, early posting"
 
 echo "== valgrind memcheck"
 if ! command -v valgrind >/dev/null; then
@@ -60,12 +64,12 @@ fi
 supp=$(ls /usr/share/openmpi/openmpi-valgrind.supp 2>/dev/null || true)
 # Errors and leaks count only with a stack frame in intergather's own code:
 # Open MPI's transports trip memcheck on their own.
-ours='(ig_[a-z_]+|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|spread|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|dispatch_agreed|serve|fortran_allgatherv?) \('
+ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_direct|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|spread|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|dispatch_agreed|serve|fortran_allgatherv?) \('
 vg_run() { # LABEL NP PROGRAM ARGS...
     local label=$1 np=$2; shift 2
     rm -f "$work"/vg.*
     "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$top/src/.libs/libintergather.so" -x INTERGATHER_MIN_BYTES \
-        -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY valgrind -q --error-limit=no --leak-check=full \
+        -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM valgrind -q --error-limit=no --leak-check=full \
         --show-leak-kinds=definite,indirect ${supp:+--suppressions=$supp} --log-file="$work/vg.%p" "$@" \
         >"$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
     grep -q '^PASS' "$work/out" || { cat "$work/out" >&2; exit 1; }
@@ -81,3 +85,5 @@ for topology in fully-connected ring; do
     vg_run "allgather $topology" 3 "$top/tests/mpi/allgather_matrix" 1 1000
     vg_run "allgatherv $topology" 3 "$top/tests/mpi/allgatherv_matrix" 2 500
 done
+export INTERGATHER_TOPOLOGY=fully-connected
+INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$top/tests/mpi/early_post" 2
