@@ -10,13 +10,10 @@ typedef struct {
     ig_comm_cache *cache;
 } sides;
 
-static sides sides_of(const ig_call *c, ig_comm_cache *cache)
+static sides sides_of(ig_comm_cache *cache)
 {
     sides s;
-    int local = ig_comm_cache_local_size(cache);
-    s.group = ig_comm_cache_local_is_low(cache) ? 0 : 1;
-    s.n[s.group] = local;
-    s.n[1 - s.group] = c->remote_size;
+    s.group = ig_comm_cache_group_sizes(cache, s.n);
     s.merged = ig_comm_cache_merged(cache);
     s.cache = cache;
     return s;
@@ -132,7 +129,7 @@ static int agree_varying(const ig_call *c, const sides *s, ig_shape *shape)
 
 void ig_agree_start(const ig_call *c, ig_comm_cache *cache, int64_t posted_code, ig_agreement *a)
 {
-    sides s = sides_of(c, cache);
+    sides s = sides_of(cache);
     a->call = c;
     a->cache = cache;
     a->posted_code = posted_code;
@@ -150,7 +147,7 @@ void ig_agree_start(const ig_call *c, ig_comm_cache *cache, int64_t posted_code,
 int ig_agree_finish(ig_agreement *a, ig_shape *shape, ig_posted *posted)
 {
     const ig_call *c = a->call;
-    sides s = sides_of(c, a->cache);
+    sides s = sides_of(a->cache);
     int rc;
     posted->n = 0;
     if (a->linear)

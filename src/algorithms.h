@@ -41,6 +41,14 @@ typedef struct {
     uint64_t segment_bytes;   /* chain: bytes per segment (0: whole blocks, in their datatype) */
 } ig_step;
 
+/* Whether a process of group `group` (0 low, 1 high) is in the first group
+ * of the pair a step runs on: the sending group's, in full duplex the low
+ * group's (comm_cache.h: ig_comm_cache_pair). */
+static inline int ig_step_local_first(const ig_step *step, int group)
+{
+    return step->sender < 0 ? group == 0 : step->sender == group;
+}
+
 typedef struct {
     const char *name;
     int supports;

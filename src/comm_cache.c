@@ -177,6 +177,14 @@ MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged
 
 int ig_comm_cache_nodes(const ig_comm_cache *cache) { return cache->nodes; }
 
+int ig_comm_cache_group_sizes(const ig_comm_cache *cache, int n[2])
+{
+    int group = ig_comm_cache_local_is_low(cache) ? 0 : 1;
+    n[group] = cache->local_size;
+    n[1 - group] = cache->remote_size;
+    return group;
+}
+
 int64_t *ig_comm_cache_records(ig_comm_cache *cache)
 {
     return cache->records;

@@ -44,6 +44,10 @@ int ig_comm_cache_local_group(ig_comm_cache *cache, MPI_Comm *group);
 
 int ig_comm_cache_local_size(const ig_comm_cache *cache);
 
+/* The sizes of the low and high groups in n[0], n[1]; returns this
+ * process's group (0 low, 1 high). */
+int ig_comm_cache_group_sizes(const ig_comm_cache *cache, int n[2]);
+
 /* The private merged communicator of both groups (low group first): where
  * the processes agree on each call (agree.c). */
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache);

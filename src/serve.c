@@ -62,11 +62,6 @@ static void count_served(const ig_call *c, const ig_choice *ch, int full_duplex)
         ig_stats_kind(IG_KIND_FORTRAN);
 }
 
-static int first_error(int a, int b)
-{
-    return a != MPI_SUCCESS ? a : b;
-}
-
 /* The call's buffers, as every algorithm takes them. */
 static int xfer_of(const ig_call *c, ig_xfer *x, ig_block *rblk)
 {
@@ -88,10 +83,8 @@ static int execute(const ig_call *c, const ig_choice *ch, ig_comm_cache *cache, 
     int rc = xfer_of(c, &x, &rblk), my_group = ig_comm_cache_local_is_low(cache) ? 0 : 1;
     for (int i = 0; i < ch->nsteps; i++) {
         const ig_step *st = &ch->steps[i];
-        /* The pair puts the senders first; in full duplex, the low group. */
-        int local_first = st->sender < 0 ? my_group == 0 : st->sender == my_group;
         ig_pair *pair;
-        int step_rc = ig_comm_cache_pair(cache, local_first, &pair);
+        int step_rc = ig_comm_cache_pair(cache, ig_step_local_first(st, my_group), &pair);
         if (step_rc == MPI_SUCCESS)
             step_rc = ig_algorithm_run(pair, &x, st);
         ig_err_keep(&rc, step_rc);
@@ -130,7 +123,7 @@ int ig_serve(const ig_call *c, int *rc)
     /* Every process settles, whatever the choice: withdrawing is joint.  On
      * the native path the MPI library's own outcome is what the program
      * sees (the native call still runs, so no peer is stranded). */
-    int settled = ig_speculate_settle(&early, c, cache, &posted, &choice);
+    int settled = ig_speculate_settle(&early, cache, &posted, &choice);
     switch (choice.kind) {
     case IG_DECISION_NATIVE:
         return go_native(choice.native_reason);
@@ -144,13 +137,15 @@ int ig_serve(const ig_call *c, int *rc)
                           ? "served point to point; receives that expect less than is sent fail with MPI_ERR_TRUNCATE"
                           : "served point to point; receivers expect more than is sent and get what is sent");
         ig_stats_erroneous();
-        *rc = ig_error_report(c->comm, function_name(c), first_error(settled, execute(c, &choice, cache, &early)));
+        ig_err_keep(&settled, execute(c, &choice, cache, &early));
+        *rc = ig_error_report(c->comm, function_name(c), settled);
         return 1;
     case IG_DECISION_SERVE:
         break;
     }
     count_served(c, &choice, shape.total[0] > 0 && shape.total[1] > 0);
     ig_lifecycle_announce(ig_algorithm_info_of(choice.steps[0].algorithm)->name);
-    *rc = ig_error_report(c->comm, function_name(c), first_error(settled, execute(c, &choice, cache, &early)));
+    ig_err_keep(&settled, execute(c, &choice, cache, &early));
+    *rc = ig_error_report(c->comm, function_name(c), settled);
     return 1;
 }

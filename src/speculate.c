@@ -6,20 +6,12 @@
 
 #include <stdlib.h>
 
-static void group_sizes(const ig_call *c, ig_comm_cache *cache, int *group, int n[2])
-{
-    *group = ig_comm_cache_local_is_low(cache) ? 0 : 1;
-    n[*group] = ig_comm_cache_local_size(cache);
-    n[1 - *group] = c->remote_size;
-}
-
 /* The direct step this process's own arguments lead to, or 0. */
 static int guessed_direct(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_step *st)
 {
-    int group, n[2];
+    int n[2], group = ig_comm_cache_group_sizes(cache, n);
     ig_shape guess;
     ig_choice ch;
-    group_sizes(c, cache, &group, n);
     if (c->local_reason != IG_FALLBACK_NONE || !ig_agree_carries_posted(c->op, n[0], n[1]))
         return 0;
     ig_shape_guess_uniform(group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->scattered, n[0], n[1],
@@ -32,13 +24,6 @@ static int guessed_direct(const ig_call *c, ig_comm_cache *cache, const ig_setti
     return c->remote_size <= st->window;
 }
 
-/* Which pair a step runs on, seen from a process of group `group`: the
- * one whose first group is the sending one (in full duplex, the low one). */
-static int first_on_pair(const ig_step *st, int group)
-{
-    return st->sender < 0 ? group == 0 : st->sender == group;
-}
-
 void ig_speculate_prepare(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_speculation *sp)
 {
     ig_step st;
@@ -46,7 +31,8 @@ void ig_speculate_prepare(const ig_call *c, ig_comm_cache *cache, const ig_setti
     sp->rblk.type = MPI_DATATYPE_NULL;
     if (!guessed_direct(c, cache, s, &st))
         return;
-    ig_pair *pair = ig_comm_cache_pair_built(cache, first_on_pair(&st, ig_comm_cache_local_is_low(cache) ? 0 : 1));
+    int n[2], group = ig_comm_cache_group_sizes(cache, n);
+    ig_pair *pair = ig_comm_cache_pair_built(cache, ig_step_local_first(&st, group));
     if (pair == NULL)
         return;
     if (ig_xfer_uniform_make(&sp->x, &sp->rblk, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype) !=
@@ -107,10 +93,9 @@ static int discard_one(ig_comm_cache *cache, int local_first, int index)
 
 /* Every early message sent to this process and not taken by its own
  * early receives (got[], by remote index). */
-static int discard_early_messages(const ig_call *c, ig_comm_cache *cache, const ig_posted *posted, const char *got)
+static int discard_early_messages(ig_comm_cache *cache, const ig_posted *posted, const char *got)
 {
-    int group, n[2], rc = MPI_SUCCESS;
-    group_sizes(c, cache, &group, n);
+    int n[2], group = ig_comm_cache_group_sizes(cache, n), rc = MPI_SUCCESS;
     for (int r = 0; r < posted->n; r++) {
         int g = r < n[0] ? 0 : 1, index = g == 0 ? r : r - n[0];
         ig_step st = { .algorithm = IG_ALG_DIRECT, .sender = (int)posted->code[r] - 2 };
@@ -118,12 +103,12 @@ static int discard_early_messages(const ig_call *c, ig_comm_cache *cache, const 
         if (g == group || !sent || got[index])
             continue;
         /* Remote process r's pair has its group first; this one's is the other way. */
-        ig_err_keep(&rc, discard_one(cache, !first_on_pair(&st, g), index));
+        ig_err_keep(&rc, discard_one(cache, !ig_step_local_first(&st, g), index));
     }
     return rc;
 }
 
-int ig_speculate_settle(ig_speculation *sp, const ig_call *c, ig_comm_cache *cache, const ig_posted *posted,
+int ig_speculate_settle(ig_speculation *sp, ig_comm_cache *cache, const ig_posted *posted,
                         const ig_choice *agreed)
 {
     int any = 0, rc = MPI_SUCCESS;
@@ -134,7 +119,7 @@ int ig_speculate_settle(ig_speculation *sp, const ig_call *c, ig_comm_cache *cac
         return MPI_SUCCESS;
     if (sp->code != 0)
         cancel_receives(sp, got);
-    ig_err_keep(&rc, discard_early_messages(c, cache, posted, got));
+    ig_err_keep(&rc, discard_early_messages(cache, posted, got));
     if (sp->code != 0) {
         ig_err_keep(&rc, ig_waitall(sp->d.window, sp->d.reqs + sp->d.nrecv));
         free(sp->d.reqs);

@@ -52,7 +52,7 @@ void ig_speculate_post(ig_speculation *sp);
 /* After the agreement: keep the early step if it stands for everyone,
  * otherwise take part in withdrawing every early message (collective over
  * both groups whenever any process posted early). */
-int ig_speculate_settle(ig_speculation *sp, const ig_call *c, ig_comm_cache *cache, const ig_posted *posted,
+int ig_speculate_settle(ig_speculation *sp, ig_comm_cache *cache, const ig_posted *posted,
                         const ig_choice *agreed);
 
 /* Whether this process's early step stands (after settle): then the call's
