@@ -1,8 +1,11 @@
 #include "comm_cache.h"
 
 #include "log.h"
+#include "net_measure.h"
+#include "p2p.h"
 #include "settings.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -13,6 +16,8 @@ struct ig_comm_cache {
     int local_size, remote_size, local_rank;
     int settings_agree;
     int nodes; /* nodes both groups span */
+    int other_node; /* the first merged rank not on merged rank 0's node; 1 if all share one */
+    ig_settings settings; /* the process's, with the model this communicator measured */
     MPI_Comm local_group; /* on first use */
     ig_pair *direction[2]; /* [1]: the local group sends; [0]: the remote group sends */
     int64_t *records;      /* room for every process's MPI_Allgatherv view (agree.c) */
@@ -85,23 +90,60 @@ static int check_settings_agree(ig_comm_cache *cache)
 
 /* Which processes share a node, asked once per communicator: the cost
  * model has one set of parameters between nodes and one within.  Every
- * process gets the same count (one allreduce), so the decision that reads
- * it stays joint.  (On the emulated cluster each network namespace must be
- * its own node: there the launcher starts one process per host name.) */
+ * process gets the same count and the same first process off rank 0's
+ * node, so the decision that reads them stays joint.  (On
+ * the emulated cluster each network namespace must be its own node: there
+ * the launcher starts one process per host name.) */
 static int count_nodes(ig_comm_cache *cache)
 {
     MPI_Comm node;
-    int node_rank = 0, leader, rc = PMPI_Comm_split_type(cache->merged, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Group merged_group, node_group;
+    int rank, node_rank = 0, zero = 0, zero_here = MPI_UNDEFINED;
+    PMPI_Comm_rank(cache->merged, &rank);
+    int rc = PMPI_Comm_split_type(cache->merged, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     if (rc != MPI_SUCCESS)
         return rc;
     PMPI_Comm_rank(node, &node_rank);
+    PMPI_Comm_group(cache->merged, &merged_group);
+    PMPI_Comm_group(node, &node_group);
+    PMPI_Group_translate_ranks(merged_group, 1, &zero, node_group, &zero_here);
+    PMPI_Group_free(&merged_group);
+    PMPI_Group_free(&node_group);
     PMPI_Comm_free(&node);
-    leader = node_rank == 0;
-    rc = PMPI_Allreduce(&leader, &cache->nodes, 1, MPI_INT, MPI_SUM, cache->merged);
+    /* How many nodes (a sum of leaders) and the first rank off rank 0's
+     * node (a minimum): two reductions, once per communicator. */
+    int mine[2] = { node_rank == 0, zero_here == MPI_UNDEFINED ? rank : INT_MAX }, all[2];
+    rc = PMPI_Allreduce(&mine[0], &all[0], 1, MPI_INT, MPI_SUM, cache->merged);
+    ig_err_keep(&rc, PMPI_Allreduce(&mine[1], &all[1], 1, MPI_INT, MPI_MIN, cache->merged));
+    cache->nodes = all[0];
+    cache->other_node = all[1] == INT_MAX ? 1 : all[1];
     if (rc == MPI_SUCCESS && ig_settings_get()->verbose >= 2 && ig_comm_cache_is_spokesperson(cache))
         ig_log("an inter-communicator of %d + %d processes spans %d node%s (cost model: %s)", cache->local_size,
                cache->remote_size, cache->nodes, cache->nodes == 1 ? "" : "s",
                cache->nodes == 1 ? "shared memory" : "network");
+    return rc;
+}
+
+/* The communicator's settings: the process's (equal on every process, as
+ * checked), with the model of its kind of link measured if the setting
+ * says "measure": between merged rank 0 and the first process on another
+ * node, or rank 1 when all share one node.  Every process takes part and
+ * gets the same numbers. */
+static int measure_model(ig_comm_cache *cache)
+{
+    cache->settings = *ig_settings_get();
+    int network = cache->nodes > 1;
+    int measure = network ? cache->settings.net_measure : cache->settings.shm_measure;
+    if (!cache->settings_agree || !measure)
+        return MPI_SUCCESS;
+    ig_cost_params *model = network ? &cache->settings.net_model : &cache->settings.shm_model;
+    int measured;
+    int rc = ig_net_measure(cache->merged, 0, cache->other_node, model, &measured);
+    if (rc == MPI_SUCCESS && cache->settings.verbose >= 2 && ig_comm_cache_is_spokesperson(cache))
+        ig_log("%s=measure: %s between merged ranks 0 and %d: ts=%.3g tw=%.3g to=%.3g",
+               network ? IG_ENV_NET_MODEL : IG_ENV_SHM_MODEL,
+               measured ? "measured" : "could not measure, model kept", cache->other_node, model->ts, model->tw,
+               model->to);
     return rc;
 }
 
@@ -122,6 +164,8 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
         rc = check_settings_agree(cache);
     if (rc == MPI_SUCCESS)
         rc = count_nodes(cache);
+    if (rc == MPI_SUCCESS)
+        rc = measure_model(cache);
     if (rc != MPI_SUCCESS) {
         cache_destroy(cache);
         return rc;
@@ -176,6 +220,8 @@ int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_s
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged; }
 
 int ig_comm_cache_nodes(const ig_comm_cache *cache) { return cache->nodes; }
+
+const ig_settings *ig_comm_cache_settings(const ig_comm_cache *cache) { return &cache->settings; }
 
 int ig_comm_cache_group_sizes(const ig_comm_cache *cache, int n[2])
 {

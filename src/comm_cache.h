@@ -8,6 +8,7 @@
 #define IG_COMM_CACHE_H
 
 #include "pair.h"
+#include "settings.h"
 
 #include <stdint.h>
 
@@ -47,6 +48,11 @@ int ig_comm_cache_local_size(const ig_comm_cache *cache);
 /* The sizes of the low and high groups in n[0], n[1]; returns this
  * process's group (0 low, 1 high). */
 int ig_comm_cache_group_sizes(const ig_comm_cache *cache, int n[2]);
+
+/* The settings this communicator's calls decide with: the process's,
+ * with the cost model it measured where a model says "measure"
+ * (net_measure.h); the same on every process when the settings agree. */
+const ig_settings *ig_comm_cache_settings(const ig_comm_cache *cache);
 
 /* The private merged communicator of both groups (low group first): where
  * the processes agree on each call (agree.c). */

@@ -42,6 +42,16 @@ double ig_chain_segment(int p, int q, double k, double floor, const ig_cost_para
  * one allgatherv among the receivers (algo_spread.c). */
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c);
 
+/* The parameters from three timings of a ping-pong (net_measure.c), in
+ * seconds: round_trip, a 1-byte message and a 1-byte reply; large, `bytes`
+ * bytes and a 1-byte reply; burst, `burst_count` 1-byte messages posted
+ * at once and a 1-byte reply.  t_o is what each extra message of the
+ * burst adds, t_w what each extra byte of the large message adds, t_s the
+ * rest of a one-way message (t_s + t_o = half the round trip: one message
+ * of a dependent round, as the costs here count it).  A negative
+ * difference (noise) counts as zero. */
+ig_cost_params ig_cost_fit(double round_trip, double large, double bytes, double burst, int burst_count);
+
 int ig_ceil_log2(int n);
 /* Half duplex, p senders of k bytes each to q receivers (README table). */
 double ig_cost_fc_half(int p, int q, double k, const ig_cost_params *c);

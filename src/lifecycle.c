@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stddef.h>
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -33,13 +34,26 @@ static int on_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+/* A model setting as the user would write it. */
+static const char *model_text(int measure, const ig_cost_params *m, char *buf, size_t len)
+{
+    if (measure)
+        return "measure";
+    snprintf(buf, len, "ts=%g,tw=%g,to=%g", m->ts, m->tw, m->to);
+    return buf;
+}
+
 static void print_configuration(void)
 {
     const ig_settings *s = ig_settings_get();
-    ig_log("active: %s=%s %s=%llu %s=%s %s=%s %s=%s %s=%d", IG_ENV_TOPOLOGY, ig_topology_name(s->topology),
+    char net[96], shm[96];
+    ig_log("active: %s=%s %s=%s %s=%llu %s=%s %s=%s %s=%s %s=%s %s=%s %s=%d", IG_ENV_TOPOLOGY,
+           ig_topology_name(s->topology), IG_ENV_ALGORITHM, ig_algorithm_setting_name(s->algorithm),
            IG_ENV_MIN_BYTES, (unsigned long long)s->min_bytes, IG_ENV_RING_SCHEDULE,
            ig_ring_schedule_name(s->ring_schedule), IG_ENV_GROUP_ALLGATHER, ig_group_stage_name(s->group_stage),
-           IG_ENV_MANY_SENDERS, ig_many_senders_name(s->many_senders), IG_ENV_VERBOSE, s->verbose);
+           IG_ENV_MANY_SENDERS, ig_many_senders_name(s->many_senders), IG_ENV_NET_MODEL,
+           model_text(s->net_measure, &s->net_model, net, sizeof net), IG_ENV_SHM_MODEL,
+           model_text(s->shm_measure, &s->shm_model, shm, sizeof shm), IG_ENV_VERBOSE, s->verbose);
 }
 
 static int start_locked(void)

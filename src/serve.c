@@ -102,7 +102,7 @@ int ig_serve(const ig_call *c, int *rc)
     *rc = ig_comm_cache_get(c->comm, &cache);
     if (*rc != MPI_SUCCESS)
         return ig_error_report(c->comm, function_name(c), *rc), 1;
-    const ig_settings *s = ig_settings_get();
+    const ig_settings *s = ig_comm_cache_settings(cache);
     ig_fallback inactive = ig_decide_active(ig_comm_cache_settings_agree(cache), s);
     if (inactive != IG_FALLBACK_NONE)
         return go_native(inactive);

@@ -78,6 +78,10 @@ typedef struct {
     int algorithm;            /* IG_ALGORITHM_AUTO, _NATIVE, or an ig_algorithm */
     ig_cost_params net_model; /* the cost model between nodes */
     ig_cost_params shm_model; /* ... and within one node */
+    /* "measure": each communicator measures the model it uses (comm_cache.c,
+     * net_measure.c) instead of taking net_model / shm_model as they are;
+     * the default between nodes, not within one. */
+    int net_measure, shm_measure;
 } ig_settings;
 
 /* Each parser returns 0 and sets *out when text is valid; otherwise returns -1
@@ -95,6 +99,8 @@ int ig_parse_algorithm(const char *text, int *out);
 /* "ts=5e-6,tw=1e-10,to=1e-6": any of the three keys, in seconds (tw: per
  * byte), each a non-negative number; keys left out keep *out's value. */
 int ig_parse_model(const char *text, ig_cost_params *out);
+/* "measure" (sets *measure), or a model as above (clears it). */
+int ig_parse_model_or_measure(const char *text, int *measure, ig_cost_params *out);
 
 /* Each value's name: the first word its parser accepts. */
 const char *ig_topology_name(ig_topology t);

@@ -166,6 +166,18 @@ int ig_parse_model(const char *text, ig_cost_params *out)
     return 0;
 }
 
+int ig_parse_model_or_measure(const char *text, int *measure, ig_cost_params *out)
+{
+    if (ig_setting_is_set(text) && word_equals(text, "measure")) {
+        *measure = 1;
+        return 0;
+    }
+    if (ig_parse_model(text, out) != 0)
+        return -1;
+    *measure = 0;
+    return 0;
+}
+
 /* A byte count: a non-negative decimal integer with an optional binary suffix
  * K/KB/KiB, M/MB/MiB, G/GB/GiB (all powers of 1024, as MPI users mean them).
  * Anything that would not fit in 64 bits is rejected rather than wrapped. */
@@ -230,6 +242,8 @@ void ig_settings_defaults(ig_settings *s)
     s->algorithm = IG_ALGORITHM_AUTO;
     s->net_model = ig_cost_default;
     s->shm_model = ig_cost_shared_memory;
+    s->net_measure = 1;
+    s->shm_measure = 0;
 }
 
 void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
@@ -252,17 +266,20 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
         warn(IG_ENV_MANY_SENDERS, v, "spread or join");
     if (ig_setting_is_set(v = lookup(IG_ENV_ALGORITHM)) && ig_parse_algorithm(v, &s->algorithm) != 0)
         warn(IG_ENV_ALGORITHM, v, "auto, native or an algorithm: direct, fc, spread, chain, full-duplex, ring");
-    if (ig_setting_is_set(v = lookup(IG_ENV_NET_MODEL)) && ig_parse_model(v, &s->net_model) != 0)
-        warn(IG_ENV_NET_MODEL, v, "ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=5e-6,tw=1e-10,to=1e-6");
-    if (ig_setting_is_set(v = lookup(IG_ENV_SHM_MODEL)) && ig_parse_model(v, &s->shm_model) != 0)
-        warn(IG_ENV_SHM_MODEL, v, "ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=1e-6,tw=2e-10,to=3e-7");
+    if (ig_setting_is_set(v = lookup(IG_ENV_NET_MODEL)) &&
+        ig_parse_model_or_measure(v, &s->net_measure, &s->net_model) != 0)
+        warn(IG_ENV_NET_MODEL, v, "measure, or ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=5e-6,tw=1e-10,to=1e-6");
+    if (ig_setting_is_set(v = lookup(IG_ENV_SHM_MODEL)) &&
+        ig_parse_model_or_measure(v, &s->shm_measure, &s->shm_model) != 0)
+        warn(IG_ENV_SHM_MODEL, v, "measure, or ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=1e-6,tw=2e-10,to=3e-7");
 }
 
 uint64_t ig_settings_fingerprint(const ig_settings *s)
 {
     /* FNV-1a over the fields that select an algorithm (not verbosity). */
-    uint64_t fields[12] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
-                            (uint64_t)s->group_stage, (uint64_t)s->many_senders, (uint64_t)(int64_t)s->algorithm };
+    uint64_t fields[14] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
+                            (uint64_t)s->group_stage, (uint64_t)s->many_senders, (uint64_t)(int64_t)s->algorithm,
+                            [12] = (uint64_t)s->net_measure, (uint64_t)s->shm_measure };
     for (int m = 0; m < 2; m++) {
         const ig_cost_params *c = m == 0 ? &s->net_model : &s->shm_model;
         double v[3] = { c->ts, c->tw, c->to };

@@ -44,8 +44,26 @@ echo "-- INTERGATHER_VERBOSE=2: configuration and a summary from every process"
 INTERGATHER_VERBOSE=2 INTERGATHER_MIN_BYTES=0 run_preloaded 4 "$prog" 2 7
 n=$(grep -c 'intergather: summary (world rank' "$IG_OUT" || true)
 [ "$n" = 4 ] || { echo "expected 4 summaries, got $n" >&2; cat "$IG_OUT" >&2; exit 1; }
-grep -q 'intergather: active: INTERGATHER_TOPOLOGY=fully-connected INTERGATHER_MIN_BYTES=0' "$IG_OUT" \
+grep -q 'intergather: active: INTERGATHER_TOPOLOGY=fully-connected INTERGATHER_ALGORITHM=auto INTERGATHER_MIN_BYTES=0 .* INTERGATHER_NET_MODEL=measure INTERGATHER_SHM_MODEL=ts=1e-06,tw=2e-10,to=3e-07 ' "$IG_OUT" \
     || { cat "$IG_OUT" >&2; exit 1; }
+# One node: the fixed shared-memory model, nothing measured.
+if grep -q 'MODEL=measure:' "$IG_OUT"; then cat "$IG_OUT" >&2; exit 1; fi
+
+echo "-- INTERGATHER_SHM_MODEL=measure: every communicator measures once, all processes alike"
+# (Between nodes, INTERGATHER_NET_MODEL=measure, the default, runs the same
+# code with another partner; this machine has one node.)  Every
+# inter-communicator of the program says what it measured; results must
+# still match native for every call the measured model decides.
+INTERGATHER_VERBOSE=2 INTERGATHER_SHM_MODEL=measure run_preloaded 5 "$prog" 2 1000
+expect_pass allgather_matrix
+expect_summary fully-connected "$(expected_moved)"
+n=$(grep -c 'intergather: INTERGATHER_SHM_MODEL=measure: measured between merged ranks 0 and 1: ts=[0-9.e+-]* tw=[0-9.e+-]* to=[0-9.e+-]*$' "$IG_OUT" || true)
+[ "$n" -ge 1 ] || { echo "expected a measured model, got none" >&2; cat "$IG_OUT" >&2; exit 1; }
+if grep -q 'could not measure' "$IG_OUT"; then cat "$IG_OUT" >&2; exit 1; fi
+# The measurement runs where the communicator's cache is built: as many
+# times as rank 0 built one.
+built=$(grep -c 'spans 1 node' "$IG_OUT" || true)
+[ "$n" = "$built" ] || { echo "$built communicators, $n measurements" >&2; cat "$IG_OUT" >&2; exit 1; }
 
 echo "-- INTERGATHER_VERBOSE=0 (default): silent"
 unset INTERGATHER_VERBOSE

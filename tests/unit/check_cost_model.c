@@ -5,6 +5,7 @@
 #include "check_runner.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 
 /* Every source block has exactly one owner, ranges are contiguous and cover
@@ -55,6 +56,32 @@ END_TEST
 /* The direct algorithm: one start-up, then every block as its own message
  * (t_o + k t_w) at the busiest endpoint: a sender sends q, a receiver
  * receives p. */
+/* The fit of a ping-pong's timings (net_measure.c) gives back the
+ * parameters the timings were made from, as the model counts them: a
+ * one-way message costs t_s + t_o + k t_w, each extra message of a burst
+ * t_o; and noise that would make a parameter negative gives zero. */
+START_TEST(fit_recovers_parameters)
+{
+    const ig_cost_params truth[] = { { 2.3e-4, 8.4e-8, 7.6e-5 }, { 5e-6, 1e-10, 1e-6 }, { 1e-6, 2e-10, 0 } };
+    for (size_t i = 0; i < sizeof truth / sizeof truth[0]; i++) {
+        const ig_cost_params *c = &truth[i];
+        double one_way = c->ts + c->to, bytes = 262144;
+        double rtt = 2 * (one_way + c->tw), large = one_way + bytes * c->tw + one_way + c->tw;
+        double burst = rtt + 7 * c->to;
+        ig_cost_params f = ig_cost_fit(rtt, large, bytes, burst, 8);
+        REQUIRE(fabs(f.to - c->to) <= 1e-12 && fabs(f.tw - c->tw) <= 1e-15 &&
+                    fabs(f.ts - (c->ts + c->tw)) <= 1e-12,
+                "case %zu: fit (%g,%g,%g)", i, f.ts, f.tw, f.to);
+    }
+    ig_cost_params f = ig_cost_fit(1e-4, 0.5e-4, 262144, 0.9e-4, 8);
+    ck_assert(f.tw == 0 && f.to == 0 && f.ts == 0.5e-4);
+    f = ig_cost_fit(1e-4, 1e-3, 262144, 1e-2, 8);
+    ck_assert(f.ts == 0 && f.to > 0);
+    f = ig_cost_fit(1e-4, 1e-3, 1, 1e-3, 1); /* nothing to take a slope from */
+    ck_assert(f.tw == 0 && f.to == 0 && f.ts == 0.5e-4);
+}
+END_TEST
+
 START_TEST(direct_half_hand_values)
 {
     const ig_cost_params latency = { .ts = 1, .tw = 0, .to = 0 }, message = { .ts = 0, .tw = 0, .to = 1 },
@@ -224,6 +251,7 @@ int main(void)
     tcase_add_test(tc, ranges_partition_blocks);
     tcase_add_test(tc, large_sizes_do_not_overflow);
     tcase_add_test(tc, cost_model_matches_hand_values);
+    tcase_add_test(tc, fit_recovers_parameters);
     tcase_add_test(tc, direct_half_hand_values);
     tcase_add_test(tc, direct_full_hand_values);
     tcase_add_test(tc, spread_half_hand_values);

@@ -280,6 +280,10 @@ START_TEST(load_defaults_when_unset)
     ck_assert_int_eq(s.algorithm, IG_ALGORITHM_AUTO);
     ck_assert(same_model(&s.net_model, &ig_cost_default));
     ck_assert(same_model(&s.shm_model, &ig_cost_shared_memory));
+    /* Between nodes the model is measured per communicator; within one
+     * node the fixed values serve. */
+    ck_assert_int_eq(s.net_measure, 1);
+    ck_assert_int_eq(s.shm_measure, 0);
     ck_assert_int_eq(warnings, 0);
     /* ig_settings_defaults says the same. */
     ig_settings d;
@@ -322,6 +326,25 @@ START_TEST(load_algorithm_and_models)
     ck_assert_int_eq(s.algorithm, IG_ALGORITHM_AUTO);
     ck_assert(same_model(&s.net_model, &ig_cost_default));
     ck_assert(same_model(&s.shm_model, &ig_cost_shared_memory));
+
+    /* "measure" either way round; numbers turn measuring off. */
+    fake_reset();
+    fake_set(IG_ENV_NET_MODEL, "ts=1e-3");
+    fake_set(IG_ENV_SHM_MODEL, " MEASURE ");
+    ig_settings_load(&s, fake_lookup, fake_warn);
+    ck_assert_int_eq(warnings, 0);
+    ck_assert_int_eq(s.net_measure, 0);
+    ck_assert(s.net_model.ts == 1e-3 && s.net_model.tw == ig_cost_default.tw);
+    ck_assert_int_eq(s.shm_measure, 1);
+    ck_assert(same_model(&s.shm_model, &ig_cost_shared_memory));
+    fake_reset();
+    fake_set(IG_ENV_NET_MODEL, "measure,ts=1e-3");
+    fake_set(IG_ENV_SHM_MODEL, "measured");
+    ig_settings_load(&s, fake_lookup, fake_warn);
+    ck_assert_int_eq(warnings, 2);
+    ck_assert_int_eq(s.net_measure, 1);
+    ck_assert(same_model(&s.net_model, &ig_cost_default));
+    ck_assert_int_eq(s.shm_measure, 0);
 
     /* Empty means unset: no warning. */
     fake_reset();
@@ -415,6 +438,13 @@ START_TEST(fingerprint_tracks_models)
     ig_settings b = a;
     b.net_model = a.shm_model;
     b.shm_model = a.net_model;
+    ck_assert(ig_settings_fingerprint(&b) != fa);
+    /* Measuring or not is part of it, for each model. */
+    b = a;
+    b.net_measure = !a.net_measure;
+    ck_assert(ig_settings_fingerprint(&b) != fa);
+    b = a;
+    b.shm_measure = !a.shm_measure;
     ck_assert(ig_settings_fingerprint(&b) != fa);
     /* The same values give the same fingerprint. */
     b = a;
