@@ -57,7 +57,23 @@ def decide(binary, lines):
     return [ln.split() for ln in out.splitlines()]
 
 
-def peers_tables(rows, decide_bin, link_mbit):
+DEFAULT_MODEL = (5e-6, 1e-10, 1e-6)  # INTERGATHER_NET_MODEL's fixed values
+
+
+def read_models(path):
+    """The network model the library measured per (p, q, duplex) run
+    (run.sh: cluster-peers-measured.csv); the library's default decision
+    used these numbers there."""
+    return {(int(r["p"]), int(r["q"]), r["duplex"]): (float(r["ts"]), float(r["tw"]), float(r["to"]))
+            for r in read(path)}
+
+
+def model_line(models, p, q, d):
+    return " ".join(f"{v:g}" for v in models.get((p, q, d), DEFAULT_MODEL))
+
+
+def peers_tables(rows, decide_bin, link_mbit, models=None):
+    models = models or {}
     t, rate = {}, {}
     for r in rows:
         if float(r.get("imbalance", 0) or 0) != 0:
@@ -69,7 +85,7 @@ def peers_tables(rows, decide_bin, link_mbit):
     configs = order_configs({(k[0], k[1]) for k in points})
     choice = {}
     if decide_bin:
-        lines = [f"5e-6 1e-10 1e-6 {p} {q} {b} {d}\n" for (p, q, d, b) in points]
+        lines = [model_line(models, p, q, d) + f" {p} {q} {b} {d}\n" for (p, q, d, b) in points]
         for (p, q, d, b), res in zip(points, decide(decide_bin, lines)):
             choice[(p, q, d, b)] = res[4]
     summary = []
@@ -81,7 +97,11 @@ def peers_tables(rows, decide_bin, link_mbit):
           "algorithms run through its pair API (" + ", ".join(OWN) + "; fc in full duplex is the full-duplex "
           "algorithm, ig_pair_allgather_fd; each after a one-allreduce agreement of its own), `ig/own` "
           "intergather's time over it (how far the default decision is from the library's best)"
-          + ("; `model` what intergather's default cost model runs there" if choice else "") + ".\n")
+          + ("; `model` what intergather's default decision runs there, with the network model it measured on "
+             "that run's inter-communicator (" + ("; ".join(f"{p}:{q} {d}: ts={m[0]:.3g} tw={m[1]:.3g} to={m[2]:.3g}"
+                                                        for (p, q, d), m in sorted(models.items()))
+                                               or "none recorded: the fixed default") + ")" if choice else "")
+          + ".\n")
     for d in ("half", "full"):
         for (p, q) in configs:
             pts = [k for k in points if k[0] == p and k[1] == q and k[2] == d]
@@ -169,7 +189,7 @@ def arrival_tables(rows):
           ("met everywhere" if not fails else "NOT met at " + "; ".join(fails)) + "\n")
 
 
-def model_section(decide_bin, t, points, summary, measured_ts=None):
+def model_section(decide_bin, t, points, summary, measured_ts=None, models=None):
     """Which (ts, to) with tw = 8e-8 s/byte (100 Mbit/s) make the decision
     pick the fastest algorithm the library can run at each point."""
     def measured(key, name):
@@ -179,8 +199,9 @@ def model_section(decide_bin, t, points, summary, measured_ts=None):
             return x + y if x is not None and y is not None else None
         return t.get(key + (name,))
 
-    def score(ts, tw, to):
-        lines = [f"{ts} {tw} {to} {p} {q} {b} {d}\n" for (p, q, d, b) in points]
+    def score(ts, tw, to, per_run=None):
+        lines = [(model_line(per_run, p, q, d) if per_run is not None else f"{ts} {tw} {to}") + f" {p} {q} {b} {d}\n"
+                 for (p, q, d, b) in points]
         res = decide(decide_bin, lines)
         loss, picks = [], {}
         for key, r in zip(points, res):
@@ -204,8 +225,10 @@ def model_section(decide_bin, t, points, summary, measured_ts=None):
         cands += [(None, measured_ts, TW_LINK, r * measured_ts) for r in grid_ratio]
     results = []
     big = [i for i, k in enumerate(points) if k[3] >= 262144]
+    if models:  # what the library ran by default: each run's measured model
+        cands.insert(0, ("measured (default)", None, None, None))
     for label, ts, tw, to in cands:
-        loss, picks = score(ts, tw, to)
+        loss, picks = score(ts, tw, to, models if label == "measured (default)" else None)
         worst = max(loss)
         mean = sum(loss) / len(loss)
         within = sum(1 for x in loss if x <= SLOWER)
@@ -215,14 +238,15 @@ def model_section(decide_bin, t, points, summary, measured_ts=None):
           + (f" and the measured ts = {measured_ts:.3g} s" if measured_ts else "") + ": the best by mean ratio.\n")
     print("| model | points within 5 % of the fastest option | mean ratio | mean ratio, >= 256 KiB | worst ratio |")
     print("|---|---:|---:|---:|---:|")
-    ranked = sorted(results[1:], key=lambda r: (r[5], -r[6]))
-    shown = [results[0]] + ranked[:3] + [r for r in results[1:] if measured_ts and r[1] == measured_ts]
+    fixed = 2 if models else 1  # the library's own models come first
+    ranked = sorted(results[fixed:], key=lambda r: (r[5], -r[6]))
+    shown = results[:fixed] + ranked[:3] + [r for r in results[fixed:] if measured_ts and r[1] == measured_ts]
     for r in shown:
         print(f"| {r[0]} | {r[6]} of {len(points)} | {r[5]:.3f} | {r[8]:.3f} | {r[4]:.2f} |")
     print()
-    cols = [results[0]] + ranked[:1]
+    cols = results[:fixed] + ranked[:1]
     if measured_ts:
-        cols += [r for r in results[1:] if r[1] == measured_ts and r[3] / r[1] in (0.1, 1)]
+        cols += [r for r in results[fixed:] if r[1] == measured_ts and r[3] / r[1] in (0.1, 1)]
     print("Per point: what each model runs (f: the fc family, fd: the full-duplex algorithm, d: direct, n: native) "
           "and its measured time over the fastest option's:\n")
     print("| point | fastest option | " + " | ".join(c[0] for c in cols) + " |")
@@ -369,6 +393,7 @@ def figure(t, points, fig_dir):
 def report(data, fig_dir, phases=None, decide_bin=None):
     want = lambda ph: phases is None or ph in phases
     rows = read(os.path.join(data, "cluster-peers.csv"))
+    models = read_models(os.path.join(data, "cluster-peers-measured.csv"))
     if want("peers") and rows:
         links = read(os.path.join(data, "cluster-peers-links.csv"))
         link_mbit = None
@@ -377,17 +402,17 @@ def report(data, fig_dir, phases=None, decide_bin=None):
             link_mbit = rates[len(rates) // 2]
             print(f"Link check: {len(links)} directed links, median {link_mbit:.1f} Mbit/s "
                   f"(min {rates[0]:.1f}, max {rates[-1]:.1f}).\n")
-        t, points, summary = peers_tables(rows, decide_bin, link_mbit)
+        t, points, summary = peers_tables(rows, decide_bin, link_mbit, models)
     elif rows:
         with open(os.devnull, "w") as null:  # the tables, quietly: the other sections compare with them
             out, sys.stdout = sys.stdout, null
             try:
-                t, points, summary = peers_tables(rows, decide_bin, None)
+                t, points, summary = peers_tables(rows, decide_bin, None, models)
             finally:
                 sys.stdout = out
     measured_ts = latency_section(data, quiet=not (want("latency") or want("peers")))
     if rows and decide_bin and (want("peers") or want("models")):
-        model_section(decide_bin, t, points, summary, measured_ts)
+        model_section(decide_bin, t, points, summary, measured_ts, models)
     if rows and want("models"):
         models_tables(read(os.path.join(data, "cluster-models.csv")), t)
     if want("arrival"):

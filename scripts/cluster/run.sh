@@ -343,10 +343,17 @@ run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- 
                 [ "$d" = full ] && [ "${dopts[$i]}" = --algos ] && dopts[$((i + 1))]=$(half_only_removed "${dopts[$((i + 1))]}")
             done
             echo "$name: p=$p q=$q, $d duplex: ${dopts[*]} ${mopts[*]}" >&2
-            cluster_mpirun $((p + q)) -x INTERGATHER_VERBOSE=1 "${mopts[@]}" -- \
+            cluster_mpirun $((p + q)) -x INTERGATHER_VERBOSE=2 "${mopts[@]}" -- \
                 "$BENCH" -p "$p" --duplex "$d" --csv "$csv" "${dopts[@]}" 2>"$log" ||
                 { tail -20 "$log" >&2; return 1; }
-            grep -E '^\[|did NOT match' "$log" | sed 's/^/  /' >&2
+            grep -E '^\[|did NOT match|MODEL=measure:|summary \(world rank 0\)' "$log" | sed 's/^/  /' >&2
+            # The network model the library measured on this run's
+            # inter-communicator (the report's `model` column uses it).
+            local measured=$IGC_RUN/$name-measured.csv
+            [ -s "$measured" ] || echo "rate_mbit,p,q,duplex,ts,tw,to" >"$measured"
+            sed -n 's/.*NET_MODEL=measure: measured .*: ts=\([^ ]*\) tw=\([^ ]*\) to=\([^ ]*\)$/\1,\2,\3/p' "$log" |
+                head -1 | sed "s/^/$RATE,$p,$q,$d,/" >>"$measured"
+            cp "$measured" "$OUT/${out%.csv}-measured.csv"
             echo "  ($((SECONDS - t1)) s, load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
             [ -s "$IGC_RUN/$name-all.csv" ] || sed -n '1s/^/rate_mbit,/p' "$csv" >"$IGC_RUN/$name-all.csv"
             sed -n "2,\$s/^/$RATE,/p" "$csv" >>"$IGC_RUN/$name-all.csv"
