@@ -4,7 +4,9 @@
  * duplex; per-process counts including zeros; displacements in reverse
  * (non-monotonic) order with gaps that must stay untouched; MPI_INT and a
  * resized struct with a non-zero lower bound.
- * usage: allgatherv_matrix LEFT [SCALE]
+ * usage: allgatherv_matrix SPLITS [SCALE]
+ *   SPLITS    "P+Q,P+Q,..." or LEFT, as allgather_matrix
+ *   SCALE     the largest case's scale (default 50000)
  */
 #include "testlib.h"
 
@@ -14,7 +16,8 @@
 
 typedef struct {
     MPI_Comm inter;
-    int is_left, local_size, remote_size, local_rank;
+    const char *split;
+    int is_left, local_size, remote_size, local_rank, scale;
     long moved, full, empty;
 } ctx;
 
@@ -64,7 +67,7 @@ static void run_case(ctx *c, int type_id, int left_scale, int right_scale)
     if (MPI_Allgatherv(b.sbuf, scount, type, b.got, counts, displs, type, c->inter) != MPI_SUCCESS)
         TEST_FAIL("MPI_Allgatherv failed");
     char what[160];
-    snprintf(what, sizeof what, "allgatherv left scale %d right scale %d %s", left_scale, right_scale,
+    snprintf(what, sizeof what, "%s: allgatherv left scale %d right scale %d %s", c->split, left_scale, right_scale,
              test_type_name(type_id));
     test_buffers_check(&b, what);
     test_buffers_close(&b);
@@ -79,32 +82,40 @@ static void run_case(ctx *c, int type_id, int left_scale, int right_scale)
     free(displs);
 }
 
+/* Every case on one split. */
+static void run_split(MPI_Comm inter, int is_left, const char *split, void *arg)
+{
+    ctx *c = arg;
+    c->inter = inter;
+    c->is_left = is_left;
+    c->split = split;
+    MPI_Comm_size(inter, &c->local_size);
+    MPI_Comm_remote_size(inter, &c->remote_size);
+    MPI_Comm_rank(inter, &c->local_rank);
+    const int types[] = { TEST_INT, TEST_STRUCT_LB };
+    const int scales[] = { 1, 7, c->scale };
+    for (int t = 0; t < 2; t++) {
+        for (int k = 0; k < 3; k++) {
+            run_case(c, types[t], scales[k], 0);
+            run_case(c, types[t], 0, scales[k]);
+            run_case(c, types[t], scales[k], scales[(k + 1) % 3]);
+        }
+        run_case(c, types[t], 0, 0);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     if (argc < 2)
-        TEST_FAIL("usage: allgatherv_matrix LEFT [SCALE]");
-    int scale = argc > 2 ? atoi(argv[2]) : 50000;
-    ctx c = { 0 };
-    c.inter = test_intercomm(atoi(argv[1]), &c.is_left);
-    MPI_Comm_size(c.inter, &c.local_size);
-    MPI_Comm_remote_size(c.inter, &c.remote_size);
-    MPI_Comm_rank(c.inter, &c.local_rank);
-    const int types[] = { TEST_INT, TEST_STRUCT_LB };
-    const int scales[] = { 1, 7, scale };
-    for (int t = 0; t < 2; t++) {
-        for (int k = 0; k < 3; k++) {
-            run_case(&c, types[t], scales[k], 0);
-            run_case(&c, types[t], 0, scales[k]);
-            run_case(&c, types[t], scales[k], scales[(k + 1) % 3]);
-        }
-        run_case(&c, types[t], 0, 0);
-    }
+        TEST_FAIL("usage: allgatherv_matrix SPLITS [SCALE]");
+    ctx c = { .scale = argc > 2 ? atoi(argv[2]) : 50000 };
+    test_for_each_split(argv[1], run_split, &c);
+    /* World rank 0 takes part in every split: its counts are the run's. */
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     if (wrank == 0)
         printf("expect served moved=%ld full=%ld empty=%ld\nPASS allgatherv_matrix\n", c.moved, c.full, c.empty);
-    MPI_Comm_free(&c.inter);
     MPI_Finalize();
     return 0;
 }

@@ -204,6 +204,47 @@ expect_pass() {
     fi
 }
 
+# LARGE_PAIRS: the splits that also run the large sizes (allgather_matrix's
+# 262144 elements, allgatherv_matrix's scale 50000: megabytes per block,
+# the paths of big messages and many segments), one each of p < q, p = q
+# and p > q.  They take most of a run's time, so every other split runs up
+# to 20000 elements (80 to 180 KB per block: above the 64 KiB where the
+# group stage switches to intergather's ring and where MPI libraries
+# switch to rendezvous, and several chain segments).
+LARGE_PAIRS="3,8 2,2 8,3"
+
+# matrix_launches PAIRS...: the launches that cover the splits PAIRS ("p,q"
+# words), one line each: "NP KIND SPLITS", SPLITS the matrix programs'
+# first argument ("P+Q,P+Q,...": one launch runs many splits, since a
+# launch costs about a second), KIND large for the splits of LARGE_PAIRS,
+# small for the others.
+matrix_launches() {
+    local pq p q kind splits_small="" splits_large="" np_small=0 np_large=0
+    for pq in "$@"; do
+        p=${pq%,*}; q=${pq#*,}
+        case " $LARGE_PAIRS " in *" $pq "*) kind=large ;; *) kind=small ;; esac
+        if [ $kind = large ]; then
+            splits_large="$splits_large${splits_large:+,}$p+$q"
+            [ $((p + q)) -le $np_large ] || np_large=$((p + q))
+        else
+            splits_small="$splits_small${splits_small:+,}$p+$q"
+            [ $((p + q)) -le $np_small ] || np_small=$((p + q))
+        fi
+    done
+    [ -z "$splits_small" ] || echo "$np_small small $splits_small"
+    [ -z "$splits_large" ] || echo "$np_large large $splits_large"
+}
+
+# matrix_size KIND PROGRAM: the program's second argument (allgather_matrix:
+# its largest count; allgatherv_matrix: its scale) for a launch of KIND.
+matrix_size() {
+    case $1:$2 in
+        large:allgather_matrix) echo 262144 ;;
+        large:allgatherv_matrix) echo 50000 ;;
+        *) echo 20000 ;;
+    esac
+}
+
 # test_pairs: the (p, q) matrix as "p,q" words: {1..5} x {1..5} plus four
 # lopsided pairs.  IG_TEST_QUICK=1 (used for the repeat runs inside `make
 # distcheck` and the second MPI build) keeps the lopsided pairs and the

@@ -11,9 +11,11 @@ for setting in fully-connected:optimal ring:optimal ring:paper; do
     export INTERGATHER_TOPOLOGY=${setting%:*} INTERGATHER_RING_SCHEDULE=${setting#*:}
     pairs=$(test_pairs)
     [ "$setting" = ring:paper ] && pairs=$(IG_TEST_QUICK=1 test_pairs)
-    for pq in $pairs; do
-        p=${pq%,*}; q=${pq#*,}
-        run_preloaded $((p + q)) "$TESTS_BIN/allgatherv_matrix" "$p"
+    # shellcheck disable=SC2086
+    mapfile -t launches < <(matrix_launches $pairs)
+    for launch in "${launches[@]}"; do
+        read -r np kind splits <<<"$launch"
+        run_preloaded "$np" "$TESTS_BIN/allgatherv_matrix" "$splits" "$(matrix_size "$kind" allgatherv_matrix)"
         expect_pass allgatherv_matrix
         expect_summary "$INTERGATHER_TOPOLOGY" "$(expected_moved)"
         expect_summary allgatherv-calls "$(expected_moved)"

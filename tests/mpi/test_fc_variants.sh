@@ -26,24 +26,30 @@ check_stages() {
     INTERGATHER_GROUP_ALLGATHER=ring) expect_total group-mpi -eq 0; expect_total group-ring -gt 0 ;;
     auto)
         # allgather_matrix's small counts stay below 64 KiB per member; its
-        # largest (262144 elements) are above, unless the run caps the counts.
+        # largest (20000 elements and more) are above, unless the run caps
+        # the counts.
         expect_total group-mpi -gt 0
         [ "$2" != allgather_matrix ] || [ -n "${IG_TEST_MAXCOUNT:-}" ] || expect_total group-ring -gt 0 ;;
     esac
 }
 
 export INTERGATHER_ALGORITHM=fc
+# shellcheck disable=SC2046
+mapfile -t launches < <(matrix_launches $(test_pairs))
 for variant in auto INTERGATHER_GROUP_ALLGATHER=mpi INTERGATHER_GROUP_ALLGATHER=ring INTERGATHER_MANY_SENDERS=join; do
     [ "$variant" = auto ] || export "${variant?}"
-    for pq in $(test_pairs); do
-        p=${pq%,*}; q=${pq#*,}
+    for launch in "${launches[@]}"; do
+        read -r np kind splits <<<"$launch"
+        # The large sizes with the default stages only: the variants'
+        # paths are the same from 20000 elements (above 64 KiB a member).
+        [ "$kind" = small ] || [ "$variant" = auto ] || continue
         for prog in allgather_matrix allgatherv_matrix; do
-            run_preloaded $((p + q)) "$TESTS_BIN/$prog" "$p"
+            run_preloaded "$np" "$TESTS_BIN/$prog" "$splits" "$(matrix_size "$kind" "$prog")"
             expect_pass "$prog"
             expect_summary fully-connected "$(expected_moved)"
-            # With two or more processes on each side every call has a group
-            # stage (with one, some calls have none).
-            if [ "$p" -gt 1 ] && [ "$q" -gt 1 ]; then check_stages "$variant" "$prog"; fi
+            # Each launch has splits with two or more processes on each
+            # side, whose calls all have a group stage.
+            check_stages "$variant" "$prog"
         done
     done
     echo "ok $variant"
@@ -52,22 +58,19 @@ done
 unset INTERGATHER_ALGORITHM
 
 # Every algorithm forced: results against native, and the summaries show it ran.
-# Pairs with p < q, p = q and p > q (each algorithm's cases), to keep the
+# Splits with p < q, p = q and p > q (each algorithm's cases), to keep the
 # suite's time down (the default, model-chosen, decision runs the whole
 # matrix in test_fc_matrix.sh and test_allgatherv.sh).
 for algorithm in direct fc spread chain full-duplex; do
     ran=0
-    for pq in 1,3 2,2 3,2 2,5; do
-        p=${pq%,*}; q=${pq#*,}
-        for prog in allgather_matrix allgatherv_matrix; do
-            INTERGATHER_ALGORITHM=$algorithm run_preloaded $((p + q)) "$TESTS_BIN/$prog" "$p"
-            expect_pass "$prog"
-            expect_summary fully-connected "$(expected_moved)"
-            ran=$((ran + $(summary_total "alg-$algorithm")))
-        done
+    for prog in allgather_matrix allgatherv_matrix; do
+        INTERGATHER_ALGORITHM=$algorithm run_preloaded 7 "$TESTS_BIN/$prog" 1+3,2+2,3+2,2+5 20000
+        expect_pass "$prog"
+        expect_summary fully-connected "$(expected_moved)"
+        ran=$((ran + $(summary_total "alg-$algorithm")))
     done
-    # spread serves p > q only, full-duplex both groups sending only: the
-    # quick set has such calls for each.
+    # spread serves p > q only, full-duplex both groups sending only: these
+    # splits have such calls for each.
     [ "$ran" -gt 0 ] || { echo "INTERGATHER_ALGORITHM=$algorithm never ran" >&2; exit 1; }
     echo "ok INTERGATHER_ALGORITHM=$algorithm"
 done

@@ -1,9 +1,11 @@
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "testlib.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void test_fail(const char *file, int line, const char *fmt, ...)
 {
@@ -19,19 +21,80 @@ void test_fail(const char *file, int line, const char *fmt, ...)
     exit(1);
 }
 
+/* The first `left` processes of `comm` and the rest, connected. */
+static MPI_Comm intercomm_of(MPI_Comm comm, int left, int *is_left)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    *is_left = rank < left;
+    MPI_Comm local, inter;
+    MPI_Comm_split(comm, *is_left, rank, &local);
+    MPI_Intercomm_create(local, 0, comm, *is_left ? left : 0, 99, &inter);
+    MPI_Comm_free(&local);
+    return inter;
+}
+
 MPI_Comm test_intercomm(int left, int *is_left)
 {
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (left < 1 || left >= size)
         TEST_FAIL("left group size %d does not fit in %d processes", left, size);
-    *is_left = rank < left;
-    MPI_Comm local, inter;
-    MPI_Comm_split(MPI_COMM_WORLD, *is_left, rank, &local);
-    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, *is_left ? left : 0, 99, &inter);
-    MPI_Comm_free(&local);
-    return inter;
+    return intercomm_of(MPI_COMM_WORLD, left, is_left);
+}
+
+/* A barrier of MPI_COMM_WORLD that sleeps while it waits (a process
+ * spinning in MPI would take a core from the split that runs). */
+static void barrier_asleep(void)
+{
+    MPI_Request req;
+    int done = 0;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    for (;;) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        struct timespec ms = { 0, 1000000 };
+        nanosleep(&ms, NULL);
+    }
+}
+
+static void run_split(int p, int q, test_split_fn fn, void *arg)
+{
+    int rank, is_left;
+    char name[32];
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm job;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < p + q ? 0 : MPI_UNDEFINED, rank, &job);
+    if (job != MPI_COMM_NULL) {
+        MPI_Comm inter = intercomm_of(job, p, &is_left);
+        snprintf(name, sizeof name, "%d+%d", p, q);
+        fn(inter, is_left, name, arg);
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&job);
+    }
+    barrier_asleep();
+}
+
+void test_for_each_split(const char *splits, test_split_fn fn, void *arg)
+{
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (strchr(splits, '+') == NULL) {
+        int left = atoi(splits);
+        if (left < 1 || left >= size)
+            TEST_FAIL("left group size %d does not fit in %d processes", left, size);
+        return run_split(left, size - left, fn, arg);
+    }
+    for (const char *s = splits; *s != '\0';) {
+        int p, q, used;
+        if (sscanf(s, "%d+%d%n", &p, &q, &used) != 2 || p < 1 || q < 1 || p + q > size)
+            TEST_FAIL("bad split at \"%s\" (P+Q, P+Q <= %d processes)", s, size);
+        run_split(p, q, fn, arg);
+        s += used;
+        if (*s == ',')
+            s++;
+    }
 }
 
 static MPI_Datatype types[TEST_NTYPES];

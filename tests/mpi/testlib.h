@@ -13,6 +13,17 @@ void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((
  * and connect them.  *is_left tells which group this process is in. */
 MPI_Comm test_intercomm(int left, int *is_left);
 
+/* Several splits in one run: launching a job costs about a second, more
+ * than most splits' cases, so a test covers a whole (p, q) matrix in one
+ * launch.  SPLITS is "P+Q,P+Q,..." (or a plain number LEFT: one split, LEFT
+ * + the rest of the world).  For each split, the first P + Q processes of
+ * MPI_COMM_WORLD form an inter-communicator of P and Q processes and call
+ * fn on it (`split` names it, "P+Q", for messages); the others wait for
+ * them asleep, so the machine's cores go to the split.  World rank 0 takes
+ * part in every split. */
+typedef void (*test_split_fn)(MPI_Comm inter, int is_left, const char *split, void *arg);
+void test_for_each_split(const char *splits, test_split_fn fn, void *arg);
+
 /* The element types exercised: predefined, strided vector, resized struct
  * with a non-zero lower bound. */
 enum { TEST_INT, TEST_DOUBLE, TEST_VECTOR, TEST_STRUCT_LB, TEST_NTYPES };
