@@ -1,5 +1,6 @@
 #include "comm_cache.h"
 
+#include "decide.h"
 #include "log.h"
 #include "net_measure.h"
 #include "p2p.h"
@@ -134,7 +135,7 @@ static int measure_model(ig_comm_cache *cache)
     cache->settings = *ig_settings_get();
     int network = cache->nodes > 1;
     int measure = network ? cache->settings.net_measure : cache->settings.shm_measure;
-    if (!cache->settings_agree || !measure)
+    if (!cache->settings_agree || !measure || !ig_decide_uses_model(&cache->settings))
         return MPI_SUCCESS;
     ig_cost_params *model = network ? &cache->settings.net_model : &cache->settings.shm_model;
     int measured;

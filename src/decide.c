@@ -26,6 +26,14 @@ ig_fallback ig_decide_active(int settings_agree, const ig_settings *s)
     return IG_FALLBACK_NONE;
 }
 
+int ig_decide_uses_model(const ig_settings *s)
+{
+    /* The chain, forced, cuts its segments to the model's best size. */
+    return ig_decide_active(1, s) == IG_FALLBACK_NONE &&
+           (s->algorithm == IG_ALG_CHAIN ||
+            (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_FULLY_CONNECTED));
+}
+
 static void decide_native(ig_choice *c, ig_fallback why)
 {
     c->kind = IG_DECISION_NATIVE;

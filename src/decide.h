@@ -37,6 +37,12 @@ typedef struct {
  * communicator's calls at all, otherwise why not. */
 ig_fallback ig_decide_active(int settings_agree, const ig_settings *s);
 
+/* Whether the cost model can change any choice under these settings (the
+ * model chooses only with INTERGATHER_ALGORITHM=auto and the
+ * fully-connected topology, or sizes the forced chain's segments, and only
+ * while the shim is on): where it cannot, no communicator measures one. */
+int ig_decide_uses_model(const ig_settings *s);
+
 /* The choice for a call of operation `allgatherv` (0: MPI_Allgather) and
  * this shape. */
 void ig_decide(const ig_shape *shape, int allgatherv, const ig_settings *s, ig_choice *choice);

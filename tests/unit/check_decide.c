@@ -1048,6 +1048,70 @@ START_TEST(decide_examples)
 }
 END_TEST
 
+/* Where ig_decide_uses_model says no, no communicator measures a model,
+ * so none may matter: every model pair gives the same choice, for every
+ * split, node count and size; and where it says yes, some model does
+ * change a choice (measuring is not wasted). */
+static int same_choice(const ig_choice *a, const ig_choice *b)
+{
+    if (a->kind != b->kind || a->native_reason != b->native_reason || a->nsteps != b->nsteps)
+        return 0;
+    for (int i = 0; i < a->nsteps; i++)
+        if (memcmp(&a->steps[i], &b->steps[i], sizeof a->steps[i]) != 0)
+            return 0;
+    return 1;
+}
+
+START_TEST(decide_model_matters_only_where_measured)
+{
+    static const uint64_t sizes[] = { 1, 1024, 65536, 4u << 20 };
+    build_settings(0);
+    int model_free = 0, changed_by_model = 0;
+    for (int i = 0; i < n_settings; i++) {
+        ig_settings s = all_settings[i];
+        int uses = ig_decide_uses_model(&s);
+        model_free += !uses;
+        for (int nodes = 1; nodes <= 2; nodes++)
+            for (int p = 1; p <= 9; p += 2)
+                for (int q = 1; q <= 9; q += 4)
+                    for (int k = 0; k < 4; k++)
+                        for (int full = 0; full < 2; full++) {
+                            ig_shape sh = full ? full_shape(p, q, nodes, sizes[k], sizes[3 - k])
+                                               : half_shape(p, q, nodes, sizes[k]);
+                            ig_choice first, other;
+                            ig_decide(&sh, 0, &s, &first);
+                            for (int mp = 0; mp < N_MODEL_PAIRS; mp++) {
+                                ig_settings m = s;
+                                m.net_model = *model_pairs[mp].net;
+                                m.shm_model = *model_pairs[mp].shm;
+                                ig_decide(&sh, 0, &m, &other);
+                                int same = same_choice(&first, &other);
+                                test_case tc = { &sh, 0, &m, &other };
+                                REQUIRE(uses || same, "model pair %d changed the choice (kind %d, %d steps, first %d) "
+                                        "where the model is not measured:%s", mp, first.kind, first.nsteps,
+                                        first.nsteps ? (int)first.steps[0].algorithm : -1, case_text(&tc));
+                                changed_by_model += uses && !same;
+                            }
+                        }
+    }
+    ck_assert_int_gt(model_free, 0);
+    ck_assert_int_gt(changed_by_model, 0);
+    /* The settings it names. */
+    ig_settings d;
+    ig_settings_defaults(&d);
+    ck_assert(ig_decide_uses_model(&d));
+    d.topology = IG_TOPOLOGY_RING;
+    ck_assert(!ig_decide_uses_model(&d));
+    ig_settings_defaults(&d);
+    d.algorithm = IG_ALG_FC;
+    ck_assert(!ig_decide_uses_model(&d));
+    d.algorithm = IG_ALG_CHAIN;
+    ck_assert(ig_decide_uses_model(&d));
+    d.algorithm = IG_ALGORITHM_NATIVE;
+    ck_assert(!ig_decide_uses_model(&d));
+}
+END_TEST
+
 /* Random shapes (fixed seed), larger groups, random cost models, including
  * shapes that no real call produces: spec and mirror still hold. */
 START_TEST(decide_random_shapes)
@@ -1168,6 +1232,7 @@ int main(void)
     tcase_add_test(tc, decide_active);
     tcase_add_test(tc, decide_examples);
     tcase_add_test(tc, decide_one_exchange);
+    tcase_add_test(tc, decide_model_matters_only_where_measured);
     tcase_add_test(tc, decide_reason_and_sizes_first);
     tcase_add_test(tc, decide_matches_spec_and_mirror);
     tcase_add_test(tc, decide_large_groups);
