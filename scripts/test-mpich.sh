@@ -27,7 +27,9 @@
 # MPI_Allgather (libmpichfort.so), so the shim also sees the native
 # reference calls of tests/fortran/test_fortran.sh and its counts do not
 # hold; that test runs in the Open MPI pass only, too.
-# The matrices run reduced (IG_TEST_QUICK=1) as in `make distcheck`.
+# The matrices run reduced (IG_TEST_QUICK=1).  _build/mpich-tests lists the
+# tests run (scripts/test-all.sh checks that they and make distcheck's
+# cover every test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=$(sed -n 's/^AC_INIT(\[intergather\], \[\([^]]*\)\].*/\1/p' configure.ac)
@@ -71,3 +73,4 @@ fi
 passed=$(grep -l '^:test-result: PASS' $(find tests -name '*.trs') | wc -l)
 echo "test-mpich: $passed tests passed against MPICH ($(sed -n 's/^IG_MPI_NAME = //p' Makefile))"
 echo "$passed" >../mpich-passed
+echo "$tests" >../mpich-tests
