@@ -15,10 +15,11 @@ int ig_ceil_log2(int n)
 
 static double max2(double a, double b) { return a > b ? a : b; }
 
-ig_cost_params ig_cost_fit(double round_trip, double large, double bytes, double burst, int burst_count)
+ig_cost_params ig_cost_fit(double round_trip, double large, double bytes, double single, double burst,
+                           int burst_count)
 {
     ig_cost_params c;
-    c.to = burst_count > 1 ? max2(0, (burst - round_trip) / (burst_count - 1)) : 0;
+    c.to = burst_count > 1 ? max2(0, (burst - single) / (burst_count - 1)) : 0;
     c.tw = bytes > 1 ? max2(0, (large - round_trip) / (bytes - 1)) : 0;
     c.ts = max2(0, round_trip / 2 - c.to);
     return c;

@@ -42,15 +42,20 @@ double ig_chain_segment(int p, int q, double k, double floor, const ig_cost_para
  * one allgatherv among the receivers (algo_spread.c). */
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c);
 
-/* The parameters from three timings of a ping-pong (net_measure.c), in
- * seconds: round_trip, a 1-byte message and a 1-byte reply; large, `bytes`
- * bytes and a 1-byte reply; burst, `burst_count` 1-byte messages posted
- * at once and a 1-byte reply.  t_o is what each extra message of the
- * burst adds, t_w what each extra byte of the large message adds, t_s the
- * rest of a one-way message (t_s + t_o = half the round trip: one message
- * of a dependent round, as the costs here count it).  A negative
- * difference (noise) counts as zero. */
-ig_cost_params ig_cost_fit(double round_trip, double large, double bytes, double burst, int burst_count);
+/* The parameters from four timings of a ping-pong (net_measure.c), in
+ * seconds, each a message (or messages) and a 1-byte reply: round_trip, a
+ * 1-byte message; large, one of `bytes` bytes; single, one message of
+ * `burst_count` pieces' bytes; burst, those pieces as `burst_count`
+ * messages posted at once.  t_o is what each extra message of the burst
+ * adds to the single message: the per-message cost that the transfer does
+ * not hide (counted with 1-byte messages it would be mostly latency, and
+ * on the emulated cluster that made the model prefer two-stage plans that
+ * measured up to 1.3x slower); t_w is what each extra byte of the large
+ * message adds; t_s the rest of a one-way message (t_s + t_o = half the
+ * round trip: one message of a dependent round, as the costs here count
+ * it).  A negative difference (noise) counts as zero. */
+ig_cost_params ig_cost_fit(double round_trip, double large, double bytes, double single, double burst,
+                           int burst_count);
 
 int ig_ceil_log2(int n);
 /* Half duplex, p senders of k bytes each to q receivers (README table). */

@@ -10,10 +10,11 @@
  * message is big enough that its transfer dwarfs the latency on a TCP
  * network (256 KiB take 21 ms at 100 Mbit/s, 26 us at 10 GB/s) and small
  * enough that measuring stays a fraction of a second where the link is
- * slow: the whole measurement is about 10 round trips and 3 large messages,
+ * slow: the whole measurement is about 20 round trips and 4 large messages,
  * once per communicator. */
 #define MEASURE_LARGE_BYTES (256 * 1024)
 #define MEASURE_BURST 8
+#define MEASURE_PIECE_BYTES 4096 /* a burst's messages: 8 x 4 KiB against one of 32 KiB */
 #define MEASURE_ROUNDS 5
 #define MEASURE_LARGE_ROUNDS 3
 
@@ -33,8 +34,8 @@ static int exchange(const ping_pong *pp, int bytes, int count, double *seconds)
     int rc = MPI_SUCCESS;
     double start = PMPI_Wtime();
     for (int i = 0; i < count; i++) {
-        /* Receives into disjoint bytes (a burst's messages are 1 byte). */
-        char *at = pp->buf + (bytes == 1 ? i : 0);
+        /* A burst's receives go to disjoint pieces of the buffer. */
+        char *at = pp->buf + (size_t)i * (count > 1 ? (size_t)bytes : 0);
         int irc = pp->first ? PMPI_Isend(pp->buf, bytes, MPI_BYTE, pp->peer, IG_TAG_MEASURE, pp->comm, &req[i])
                             : PMPI_Irecv(at, bytes, MPI_BYTE, pp->peer, IG_TAG_MEASURE, pp->comm, &req[i]);
         if (irc != MPI_SUCCESS) {
@@ -80,12 +81,12 @@ static int both_ready(const ping_pong *pp, int mine, int *both)
     return rc;
 }
 
-/* Processes a and b: the three timings, fitted; result[0] says whether
+/* Processes a and b: the four timings, fitted; result[0] says whether
  * they were all taken, result[1..3] are t_s, t_w, t_o. */
 static void measure_pair(MPI_Comm comm, int me, int a, int b, double result[4])
 {
     ping_pong pp = { .comm = comm, .peer = me == a ? b : a, .first = me == a, .buf = malloc(MEASURE_LARGE_BYTES) };
-    double round_trip = 0, large = 0, burst = 0;
+    double round_trip = 0, large = 0, single = 0, burst = 0;
     int both = 0;
     int rc = both_ready(&pp, pp.buf != NULL, &both);
     if (rc == MPI_SUCCESS && both) {
@@ -93,10 +94,11 @@ static void measure_pair(MPI_Comm comm, int me, int a, int b, double result[4])
         rc = exchange(&pp, MEASURE_LARGE_BYTES, 1, &warm); /* the large path's first use is not timed */
         ig_err_keep(&rc, fastest(&pp, 1, 1, MEASURE_ROUNDS, &round_trip));
         ig_err_keep(&rc, fastest(&pp, MEASURE_LARGE_BYTES, 1, MEASURE_LARGE_ROUNDS, &large));
-        ig_err_keep(&rc, fastest(&pp, 1, MEASURE_BURST, MEASURE_ROUNDS, &burst));
+        ig_err_keep(&rc, fastest(&pp, MEASURE_BURST * MEASURE_PIECE_BYTES, 1, MEASURE_ROUNDS, &single));
+        ig_err_keep(&rc, fastest(&pp, MEASURE_PIECE_BYTES, MEASURE_BURST, MEASURE_ROUNDS, &burst));
     }
     free(pp.buf);
-    ig_cost_params c = ig_cost_fit(round_trip, large, MEASURE_LARGE_BYTES, burst, MEASURE_BURST);
+    ig_cost_params c = ig_cost_fit(round_trip, large, MEASURE_LARGE_BYTES, single, burst, MEASURE_BURST);
     result[0] = rc == MPI_SUCCESS && both;
     result[1] = c.ts;
     result[2] = c.tw;

@@ -58,26 +58,30 @@ END_TEST
  * receives p. */
 /* The fit of a ping-pong's timings (net_measure.c) gives back the
  * parameters the timings were made from, as the model counts them: a
- * one-way message costs t_s + t_o + k t_w, each extra message of a burst
- * t_o; and noise that would make a parameter negative gives zero. */
+ * one-way message of n bytes costs t_s + t_o + n t_w, and m messages
+ * posted together t_s + m t_o + their bytes' t_w; noise that would make a
+ * parameter negative gives zero. */
 START_TEST(fit_recovers_parameters)
 {
     const ig_cost_params truth[] = { { 2.3e-4, 8.4e-8, 7.6e-5 }, { 5e-6, 1e-10, 1e-6 }, { 1e-6, 2e-10, 0 } };
     for (size_t i = 0; i < sizeof truth / sizeof truth[0]; i++) {
         const ig_cost_params *c = &truth[i];
-        double one_way = c->ts + c->to, bytes = 262144;
-        double rtt = 2 * (one_way + c->tw), large = one_way + bytes * c->tw + one_way + c->tw;
-        double burst = rtt + 7 * c->to;
-        ig_cost_params f = ig_cost_fit(rtt, large, bytes, burst, 8);
+        double one_way = c->ts + c->to, bytes = 262144, piece = 4096, reply = one_way + c->tw;
+        double rtt = one_way + c->tw + reply, large = one_way + bytes * c->tw + reply;
+        double single = one_way + 8 * piece * c->tw + reply;
+        double burst = c->ts + 8 * c->to + 8 * piece * c->tw + reply;
+        ig_cost_params f = ig_cost_fit(rtt, large, bytes, single, burst, 8);
         REQUIRE(fabs(f.to - c->to) <= 1e-12 && fabs(f.tw - c->tw) <= 1e-15 &&
                     fabs(f.ts - (c->ts + c->tw)) <= 1e-12,
                 "case %zu: fit (%g,%g,%g)", i, f.ts, f.tw, f.to);
     }
-    ig_cost_params f = ig_cost_fit(1e-4, 0.5e-4, 262144, 0.9e-4, 8);
+    /* A burst no dearer than the single message (the transfer hides the
+     * per-message cost, as on a slow link): t_o = 0, t_s = half the round trip. */
+    ig_cost_params f = ig_cost_fit(1e-4, 0.5e-4, 262144, 3e-3, 2.9e-3, 8);
     ck_assert(f.tw == 0 && f.to == 0 && f.ts == 0.5e-4);
-    f = ig_cost_fit(1e-4, 1e-3, 262144, 1e-2, 8);
+    f = ig_cost_fit(1e-4, 1e-3, 262144, 1e-3, 1e-2, 8);
     ck_assert(f.ts == 0 && f.to > 0);
-    f = ig_cost_fit(1e-4, 1e-3, 1, 1e-3, 1); /* nothing to take a slope from */
+    f = ig_cost_fit(1e-4, 1e-3, 1, 1e-3, 1e-3, 1); /* nothing to take a slope from */
     ck_assert(f.tw == 0 && f.to == 0 && f.ts == 0.5e-4);
 }
 END_TEST
