@@ -59,7 +59,7 @@ static void barrier_asleep(void)
     }
 }
 
-static void run_split(int p, int q, test_split_fn fn, void *arg)
+static void take_part_in_split(int p, int q, test_split_fn fn, void *arg)
 {
     int rank, is_left;
     char name[32];
@@ -84,13 +84,13 @@ void test_for_each_split(const char *splits, test_split_fn fn, void *arg)
         int left = atoi(splits);
         if (left < 1 || left >= size)
             TEST_FAIL("left group size %d does not fit in %d processes", left, size);
-        return run_split(left, size - left, fn, arg);
+        return take_part_in_split(left, size - left, fn, arg);
     }
     for (const char *s = splits; *s != '\0';) {
         int p, q, used;
         if (sscanf(s, "%d+%d%n", &p, &q, &used) != 2 || p < 1 || q < 1 || p + q > size)
             TEST_FAIL("bad split at \"%s\" (P+Q, P+Q <= %d processes)", s, size);
-        run_split(p, q, fn, arg);
+        take_part_in_split(p, q, fn, arg);
         s += used;
         if (*s == ',')
             s++;
