@@ -77,7 +77,7 @@ INTERGATHER_API int ig_pair_allgather_direct(ig_pair *pair, int full_duplex, con
                                              MPI_Datatype recvtype);
 
 /* Any algorithm of the library's table by name ("direct", "fc", "spread",
- * "chain", "full-duplex", "ring"; src/algorithms.def), forced as
+ * "chain", "relay", "full-duplex", "ring"; src/algorithms.def), forced as
  * INTERGATHER_ALGORITHM=name forces it: where it cannot serve the call the
  * fully connected family does.  MPI_ERR_ARG for an unknown name. */
 INTERGATHER_API int ig_pair_allgather_algorithm(ig_pair *pair, const char *name, int full_duplex, const void *sendbuf,

@@ -38,6 +38,11 @@ double ig_cost_chain_half(int p, int q, double k, double seg, const ig_cost_para
  * and at most k. */
 double ig_chain_segment(int p, int q, double k, double floor, const ig_cost_params *c);
 
+/* Half duplex, the relay (algo_relay.c): two dependent hops, the first
+ * piece (k / q bytes) before anything is relayed, then every receiver's
+ * link carries p k; a receiver handles p q messages and sends p (q - 1). */
+double ig_cost_relay_half(int p, int q, double k, const ig_cost_params *c);
+
 /* Half duplex, p > q: the blocks spread over the receivers in ranges, then
  * one allgatherv among the receivers (algo_spread.c). */
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c);

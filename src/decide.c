@@ -17,6 +17,26 @@
  * per-message cost). */
 #define IG_CHAIN_MIN_SEGMENT 65536.0
 
+/* The relay's senders keep two pieces in flight: pieces leave one after
+ * another, so that the first owners relay while the rest still travel
+ * (all at once they would all arrive at the end), and a second message
+ * keeps the link busy across the first one's completion. */
+#define IG_RELAY_WINDOW 2
+
+/* Where the model weighs the relay: between nodes, with pieces (k / q) of
+ * at least IG_RELAY_MIN_PIECE bytes, and up to IG_RELAY_MAX_MESSAGES
+ * messages per receiver (p q, each a request held at once).  The relay
+ * moves p q (q - 1) messages in all, where direct moves p q: on the
+ * emulated cluster (4+12, docs/performance.md) it was 1.2x to 3x faster
+ * than fc from 32 KiB blocks (2.7 KiB pieces) up, but 1.6x to 3x slower at
+ * 4 to 16 KiB (pieces of 1.4 KiB and less), a cost per message of the
+ * whole host's network stack that the measured t_o (one pair of processes,
+ * the rest idle) does not see.  Within a node copies, not links, are the
+ * bottleneck and the relay copies every byte twice: at 2+6 on the 2-core
+ * machine it was 1.15x slower than fc at 1 MiB and 3.2x at 64 KiB. */
+#define IG_RELAY_MIN_PIECE 2048
+#define IG_RELAY_MAX_MESSAGES 4096
+
 ig_fallback ig_decide_active(int settings_agree, const ig_settings *s)
 {
     if (!settings_agree)
@@ -109,6 +129,22 @@ static ig_step chain_step(const ig_shape *sh, int sender, const ig_settings *s, 
     return st;
 }
 
+/* Whether the relay can serve this direction: its pieces are byte ranges
+ * of blocks that must be contiguous on every process, and counted in an int. */
+static int relay_fits(const ig_shape *sh, int sender)
+{
+    return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] < INT_MAX;
+}
+
+static ig_step relay_step(const ig_shape *sh, int sender, const ig_settings *s, double *cost)
+{
+    int p = sh->n[sender], q = sh->n[1 - sender];
+    ig_step st = step_of(IG_ALG_RELAY, sender, sh, s);
+    st.window = IG_RELAY_WINDOW;
+    *cost = ig_cost_relay_half(p, q, average_block(sh, sender), model_of(sh, s));
+    return st;
+}
+
 /* One direction, group `sender` to the other.  *cost: the model's time. */
 static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s, double *cost)
 {
@@ -125,20 +161,32 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
     }
     if (s->algorithm == IG_ALG_CHAIN)
         return chain_step(sh, sender, s, cost);
-    ig_step fc = fc_family_step(sh, sender, allgatherv, s);
-    *cost = half_cost(fc.algorithm, p, q, k, m);
-    /* The chain is not a candidate: its model promises p k t_w for large
-     * blocks, but measured it was 1.5x to 1.8x slower than fc at 1 and 4 MiB
-     * with 4+12 on the emulated cluster and 2.3x to 6.9x in SimGrid
-     * (docs/performance.md); it runs only when forced. */
-    if (s->algorithm == IG_ALGORITHM_AUTO) {
-        double direct = ig_cost_direct_half(p, q, k, m);
-        if (direct <= *cost) {
-            *cost = direct;
-            return step_of(IG_ALG_DIRECT, sender, sh, s);
+    if (s->algorithm == IG_ALG_RELAY && relay_fits(sh, sender))
+        return relay_step(sh, sender, s, cost);
+    ig_step best = fc_family_step(sh, sender, allgatherv, s);
+    *cost = half_cost(best.algorithm, p, q, k, m);
+    if (s->algorithm != IG_ALGORITHM_AUTO)
+        return best;
+    /* The model's choice: the fc family, direct where it costs no more,
+     * the relay where it costs less than both.  The chain is not a
+     * candidate: its model promises p k t_w for large blocks, but measured
+     * it was 1.5x to 1.8x slower than fc at 1 and 4 MiB with 4+12 on the
+     * emulated cluster and 2.3x to 6.9x in SimGrid (docs/performance.md);
+     * it runs only when forced. */
+    double direct = ig_cost_direct_half(p, q, k, m), relay;
+    if (direct <= *cost) {
+        *cost = direct;
+        best = step_of(IG_ALG_DIRECT, sender, sh, s);
+    }
+    if (relay_fits(sh, sender) && sh->nodes > 1 && k / q >= IG_RELAY_MIN_PIECE &&
+        (long long)p * q <= IG_RELAY_MAX_MESSAGES) {
+        ig_step st = relay_step(sh, sender, s, &relay);
+        if (relay < *cost) {
+            *cost = relay;
+            best = st;
         }
     }
-    return fc;
+    return best;
 }
 
 ig_step ig_decide_one_exchange(const ig_shape *sh, const ig_settings *s)

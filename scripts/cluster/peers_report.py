@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 USER_PEERS = ["native", "iallgather", "merge-allgatherv"]  # what a user has without intergather: the targets
-OWN = ["direct", "fc", "chain"]  # the library's algorithms through its pair API: how good the decision is
+OWN = ["direct", "fc", "relay", "chain"]  # the library's algorithms through its pair API: how good the decision is
 PEERS = USER_PEERS + OWN
 ALGS = ["intergather"] + PEERS
 SLOWER = 1.05      # a peer more than 5 % faster than intergather is flagged
@@ -45,10 +45,12 @@ def bench_name(choice, duplex):
         return choice
     if duplex == "half" and choice in ("fc", "spread"):
         return "fc"
+    if duplex == "half" and choice == "relay":
+        return "relay"
     if duplex == "full" and choice == "full-duplex":
         return "fc"
     if duplex == "full" and "+" in choice:
-        return "two-pass"
+        return "two-pass:" + choice
     return None
 
 
@@ -194,8 +196,9 @@ def model_section(decide_bin, t, points, summary, measured_ts=None, models=None)
     pick the fastest algorithm the library can run at each point."""
     def measured(key, name):
         p, q, d, b = key
-        if name == "two-pass":
-            x, y = t.get((p, q, "half", b, "fc")), t.get((q, p, "half", b, "fc"))
+        if name.startswith("two-pass:"):  # the two half-duplex passes' own times, group 0's data first
+            a0, a1 = (bench_name(a, "half") for a in name.split(":")[1].split("+"))
+            x, y = t.get((p, q, "half", b, a0)), t.get((q, p, "half", b, a1))
             return x + y if x is not None and y is not None else None
         return t.get(key + (name,))
 
@@ -207,7 +210,7 @@ def model_section(decide_bin, t, points, summary, measured_ts=None, models=None)
         for key, r in zip(points, res):
             name = bench_name(r[4], key[2])
             got = measured(key, name) if name else None
-            opts = {n: measured(key, n) for n in ("native", "direct", "fc")}
+            opts = {n: measured(key, n) for n in ("native", "direct", "fc", "relay")}
             opts = {n: v for n, v in opts.items() if v is not None}
             best = min(opts.values())
             loss.append(got / best if got else float("inf"))
@@ -217,7 +220,8 @@ def model_section(decide_bin, t, points, summary, measured_ts=None, models=None)
     print("## The cost model against the measurements\n")
     print("For each point: the algorithm the decision would run (the library's own code, decide_table) and its "
           "measured time over the fastest of the library's options (native, direct, fc family / full-duplex "
-          "algorithm; a two-pass plan is estimated from the half-duplex fc times).\n")
+          "algorithm, relay where it was run; a two-pass plan is estimated from its two passes' half-duplex "
+          "times).\n")
     grid_ts = [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3]
     grid_ratio = [0, 0.1, 0.25, 0.5, 0.7, 0.75, 0.8, 1, 1.5, 2, 3]  # to / ts
     cands = [("default", 5e-6, 1e-10, 1e-6)] + [(None, ts, TW_LINK, r * ts) for ts in grid_ts for r in grid_ratio]
@@ -251,7 +255,7 @@ def model_section(decide_bin, t, points, summary, measured_ts=None, models=None)
           "and its measured time over the fastest option's:\n")
     print("| point | fastest option | " + " | ".join(c[0] for c in cols) + " |")
     print("|---|---|" + "---|" * len(cols))
-    short = {"direct": "d", "fc": "f", "spread": "f (spread)", "full-duplex": "fd", "native": "n"}
+    short = {"direct": "d", "fc": "f", "spread": "f (spread)", "full-duplex": "fd", "native": "n", "relay": "r"}
     for key in points:
         cells = []
         for c in cols:
@@ -359,7 +363,7 @@ def figure(t, points, fig_dir):
                              sharey=True, squeeze=False)
     styles = {"intergather": ("k", "o", "-", 2.0), "native": ("C3", "v", ":", 1), "iallgather": ("C1", "s", "--", 1),
               "merge-allgatherv": ("C2", "^", "--", 1), "direct": ("C0", "x", "-.", 1), "fc": ("C4", "d", "-.", 1),
-              "chain": ("C5", "+", "-.", 1)}
+              "chain": ("C5", "+", "-.", 1), "relay": ("C6", "*", "-.", 1)}
     for i, d in enumerate(duplexes):
         for j, (p, q) in enumerate(configs):
             ax = axes[i][j]

@@ -44,7 +44,8 @@
 #
 # Results: docs/data/cluster-links.csv (the link check; cluster-peers-links.csv
 # or cluster-models-links.csv when the bench phase is not run, with peers or
-# models), docs/data/cluster-nodes.txt,
+# models; beside it *-all.csv: every link loaded at once, what the host's
+# cores let all links carry together), docs/data/cluster-nodes.txt,
 # docs/data/cluster-peers.csv, docs/data/cluster-arrival.csv (and the old
 # phases': cluster-bench.csv, cluster-tuned.csv, cluster-fc-ring.csv,
 # cluster-fc-igring.csv, cluster-fc-igmpi.csv, cluster-fc-{join,spread}.csv),
@@ -228,6 +229,15 @@ check_links() {
         echo "rate_mbit,src,dst,measured_mbit"
         awk -v r="$RATE" '$1 == "link" { split($2, e, "->"); print r "," e[1] "," e[2] "," $3 }' "$IGC_RUN/links.txt"
     } >"$OUT/$LINKS_CSV"
+    # Every link busy at once (a ring shift): what the host lets all links
+    # carry together; reported, not checked (docs/performance.md).
+    {
+        echo "rate_mbit,src,dst,measured_mbit"
+        awk -v r="$RATE" '$1 == "all" { split($2, e, "->"); print r "," e[1] "," e[2] "," $3 }' "$IGC_RUN/links.txt"
+    } >"$OUT/${LINKS_CSV%.csv}-all.csv"
+    awk '$1 == "all" { n++; s += $3; if ($3 < min || n == 1) min = $3; if ($3 > max) max = $3 }
+         END { if (n) printf "all %d links at once: %.1f .. %.1f Mbit/s, mean %.1f\n", n, min, max, s / n }' \
+        "$IGC_RUN/links.txt" >&2
     awk -v r="$RATE" -v lo="$LINK_MIN" '
         $1 == "link" { n++; if ($3 < min || n == 1) min = $3; if ($3 > max) max = $3
                        if ($3 < lo * r || $3 > 1.10 * r) { bad++; print "  link " $2 ": " $3 " Mbit/s" } }

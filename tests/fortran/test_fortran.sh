@@ -33,3 +33,13 @@ for topology in fully-connected ring; do
         echo "ok $prog ($topology)"
     done
 done
+# The relay forced (the model weighs it between nodes only, so by default it
+# never runs on one machine): its byte pieces through the Fortran entry
+# points, MPI_Allgather in both directions and in full duplex as two passes.
+for prog in allgather_f77 allgather_f08; do
+    INTERGATHER_ALGORITHM=relay run_preloaded 5 "$out/$prog"
+    expect_pass "$prog"
+    expect_summary fortran-calls "$(expected_moved)"
+    [ "$(summary_total alg-relay)" -gt 0 ] || { echo "$prog: INTERGATHER_ALGORITHM=relay never ran the relay" >&2; exit 1; }
+    echo "ok $prog (relay)"
+done

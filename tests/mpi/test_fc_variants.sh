@@ -61,7 +61,7 @@ unset INTERGATHER_ALGORITHM
 # Splits with p < q, p = q and p > q (each algorithm's cases), to keep the
 # suite's time down (the default, model-chosen, decision runs the whole
 # matrix in test_fc_matrix.sh and test_allgatherv.sh).
-for algorithm in direct fc spread chain full-duplex; do
+for algorithm in direct fc spread chain relay full-duplex; do
     ran=0
     for prog in allgather_matrix allgatherv_matrix; do
         INTERGATHER_ALGORITHM=$algorithm run_preloaded 7 "$TESTS_BIN/$prog" 1+3,2+2,3+2,2+5 20000

@@ -148,6 +148,30 @@ START_TEST(spread_half_hand_values)
 }
 END_TEST
 
+/* The relay: two dependent hops, the first piece (k / q), then p k at every
+ * receiver's link; p q messages taken and p (q - 1) sent by a receiver. */
+START_TEST(relay_half_hand_values)
+{
+    const ig_cost_params latency = { .ts = 1, .tw = 0, .to = 0 }, message = { .ts = 0, .tw = 0, .to = 1 },
+                         bytes = { .ts = 0, .tw = 1, .to = 0 };
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, &latency), 2);
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, &message), 2 + 2 * 32 - 4);
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, &bytes), 10 + 320); /* (4 + 1/8) 80 */
+    /* Its bandwidth term lies between the bound p k and fc's (p + 1) k for
+     * p < q, above direct's p k for p >= q (where the decision keeps
+     * direct: the relay only adds a hop there). */
+    for (int p = 1; p <= 32; p++)
+        for (int q = 1; q <= 32; q++) {
+            double relay = ig_cost_relay_half(p, q, 1, &bytes);
+            REQUIRE(relay > p && relay <= p + 1, "p=%d q=%d: relay's bytes %g", p, q, relay);
+            if (p < q)
+                REQUIRE(relay < ig_cost_fc_half(p, q, 1, &bytes), "p=%d q=%d", p, q);
+            else
+                REQUIRE(relay > ig_cost_direct_half(p, q, 1, &bytes), "p=%d q=%d", p, q);
+        }
+}
+END_TEST
+
 /* The default network model: at p = q the direct algorithm costs no more
  * than fc at every block size: fc - direct = (1 + log p)(t_s + t_o) - t_s
  * - p t_o, whatever k, > 0 for 2 <= p <= 30, 0 at p = 1 and 31 (the two
@@ -259,6 +283,7 @@ int main(void)
     tcase_add_test(tc, direct_half_hand_values);
     tcase_add_test(tc, direct_full_hand_values);
     tcase_add_test(tc, spread_half_hand_values);
+    tcase_add_test(tc, relay_half_hand_values);
     tcase_add_test(tc, direct_wins_at_p_equals_q);
     tcase_add_test(tc, fc_family_wins_for_few_senders);
     tcase_add_test(tc, full_duplex_costs_are_symmetric);

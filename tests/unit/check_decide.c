@@ -14,10 +14,15 @@
  * The specification, for sender g, p = n[g], q = n[1-g], k = total[g] / p
  * and the model m of the node count:
  *   half duplex: ring (topology ring with algorithm auto, or forced ring);
- *     forced direct: direct; forced chain: chain; otherwise the fc family
- *     (spread for p > q unless join is allowed, else fc), replaced with
- *     auto by direct when its cost is no higher (never by the chain); then with auto and no ring, native
- *     (IG_FALLBACK_MODEL) when root gathering is cheaper than the choice.
+ *     forced direct: direct; forced chain: chain; forced relay: relay
+ *     where no block is scattered and a piece (max_block / q) fits an int;
+ *     otherwise the fc family (spread for p > q unless join is allowed,
+ *     else fc), replaced with auto by direct when its cost is no higher,
+ *     then by the relay (same conditions, between nodes only, pieces k / q
+ *     of at least 2 KiB, p q <= 4096) when its cost is lower still (never
+ *     by the chain); then with auto and no ring,
+ *     native (IG_FALLBACK_MODEL) when root gathering is cheaper than the
+ *     choice.
  *   full duplex, auto and no ring: the cheapest of one exchange, direct
  *     both ways (within a node only) and the two half passes (ties in that
  *     order), native
@@ -79,7 +84,7 @@ static const uint64_t min_bytes_values[] = { 0, 4096 };
 
 /* Every algorithm setting the decision sees: auto and each table entry
  * (native never reaches ig_decide: ig_decide_active turns it away). */
-static const int algorithm_values[] = { IG_ALGORITHM_AUTO, IG_ALG_DIRECT, IG_ALG_FC, IG_ALG_SPREAD, IG_ALG_CHAIN,
+static const int algorithm_values[] = { IG_ALGORITHM_AUTO, IG_ALG_DIRECT, IG_ALG_FC, IG_ALG_SPREAD, IG_ALG_CHAIN, IG_ALG_RELAY,
                                         IG_ALG_FULL_DUPLEX, IG_ALG_RING };
 #define N_ALGORITHMS ((int)(sizeof algorithm_values / sizeof algorithm_values[0]))
 
@@ -195,6 +200,26 @@ static ig_step want_chain(const ig_shape *sh, int sender, const ig_settings *s, 
     return st;
 }
 
+/* The relay (src/algo_relay.c): byte pieces of contiguous blocks, two
+ * sends in flight at a sender. */
+static int relay_fits(const ig_shape *sh, int sender)
+{
+    return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] <= (uint64_t)INT_MAX - 1;
+}
+
+static ig_step want_relay(const ig_shape *sh, int sender, const ig_settings *s, double *cost)
+{
+    ig_step st;
+    memset(&st, 0, sizeof st);
+    int p = sh->n[sender], q = sh->n[1 - sender];
+    st.algorithm = IG_ALG_RELAY;
+    st.sender = sender;
+    st.relay_bytes = sh->max_block[sender];
+    st.window = 2;
+    *cost = ig_cost_relay_half(p, q, (double)sh->total[sender] / p, want_model(sh, s));
+    return st;
+}
+
 /* What the spec says of a half-duplex step from group `sender`, and its
  * cost in the model (unused for the ring). */
 static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s, double *cost)
@@ -223,6 +248,8 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
         *cost = chain_cost;
         return chain;
     }
+    if (s->algorithm == IG_ALG_RELAY && relay_fits(sh, sender))
+        return want_relay(sh, sender, s, cost);
     int join_allowed = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
     if (p <= q || join_allowed) {
         st.algorithm = IG_ALG_FC;
@@ -239,6 +266,12 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
         if (direct <= *cost) {
             *cost = direct;
             st.algorithm = IG_ALG_DIRECT;
+        }
+        double relay;
+        ig_step r = want_relay(sh, sender, s, &relay);
+        if (relay_fits(sh, sender) && sh->nodes > 1 && k / q >= 2048 && p * q <= 4096 && relay < *cost) {
+            *cost = relay;
+            return r;
         }
     }
     return st;
@@ -368,6 +401,11 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
     case IG_ALG_DIRECT:
         REQUIRE(g->window == DIRECT_WINDOW, "step %d: window %d, want %d%s", i, g->window, DIRECT_WINDOW,
                 case_text(t));
+        break;
+    case IG_ALG_RELAY:
+        REQUIRE(g->relay_bytes == w->relay_bytes && g->window == w->window,
+                "step %d: relay block %" PRIu64 " window %d, want %" PRIu64 " %d%s", i, g->relay_bytes, g->window,
+                w->relay_bytes, w->window, case_text(t));
         break;
     case IG_ALG_CHAIN:
         REQUIRE(g->relay_bytes == w->relay_bytes && g->segment_bytes == w->segment_bytes,
@@ -853,11 +891,39 @@ START_TEST(decide_examples)
         ck_assert_int_eq(c.steps[0].window, DIRECT_WINDOW);
     }
 
-    /* 4 senders, 12 receivers, 1 MiB, between nodes: fc, (p + 1) k t_w
-     * against direct's q k t_w. */
+    /* 4 senders, 12 receivers, 1 MiB, between nodes: the relay, (p + 1/q)
+     * k t_w, against fc's (p + 1) k t_w and direct's q k t_w, with two
+     * pieces in flight at a sender... */
     ig_shape few = half_shape(4, 12, 2, MiB);
     ig_decide(&few, 0, &s, &c);
     ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
+    ck_assert_int_eq(c.steps[0].window, 2);
+    ck_assert(c.steps[0].relay_bytes == MiB);
+    /* ... but at 1 KiB its 92 messages at 1 us each cost more than
+     * direct's one round of 12. */
+    few = half_shape(4, 12, 2, 1024);
+    ig_decide(&few, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_DIRECT);
+    /* Nor within a node, nor with pieces below 2 KiB (16 KiB over 12
+     * receivers), even where the model says it is cheapest (t_o = 0, as
+     * measured on the emulated cluster): fc. */
+    ig_settings measured = s;
+    measured.net_model = (ig_cost_params){ 1.2e-4, 7.9e-8, 0 };
+    few = half_shape(4, 12, 1, MiB);
+    ig_decide(&few, 0, &measured, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
+    few = half_shape(4, 12, 2, 16384);
+    ig_decide(&few, 0, &measured, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
+    few = half_shape(4, 12, 2, 32768);
+    ig_decide(&few, 0, &measured, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
+    /* Not where a block is scattered in memory (its pieces are byte
+     * ranges): fc, with its ring stage from 64 KiB a member. */
+    few = half_shape(4, 12, 2, MiB);
+    few.scattered = 1;
+    ig_decide(&few, 0, &s, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
     ck_assert_int_eq(c.steps[0].stage[1], IG_GROUP_STAGE_RING);
 

@@ -1,0 +1,130 @@
+/*
+ * Relay (half duplex; not in the paper): every block is cut into q byte
+ * pieces; each sender sends piece j of its block to receiver j, one piece
+ * after another, and receiver j relays each piece it gets to the other
+ * q - 1 receivers at once (relay_plan.h has the plan and its orders).
+ * Every receiver's link takes the p k bytes it must receive, each sender's
+ * only its k, in two hops whose stages overlap piece by piece: about
+ * (p + 1/q) k t_w.  The paper's fully connected algorithm runs a broadcast
+ * and an allgather one after the other (for p < q its tree also leaves
+ * links idle): at 4+12 on the emulated cluster it reached about half the
+ * receiver-link bound at 4 MiB (docs/performance.md).  The chain overlaps
+ * the stages too, but through q - 1 hops, each a process that must be
+ * scheduled before a segment moves on: with 16 processes on 2 cores it was
+ * slower than fc.  Relay's data depend on one process between sender and
+ * receiver.
+ *
+ * Pieces are byte ranges, so every block must be one contiguous piece of
+ * memory on every process (agreed, shape.h: the decision runs the fully
+ * connected family otherwise).  Messages: each receiver takes p q, which
+ * the decision bounds (decide.c).
+ */
+#include "algorithms.h"
+#include "blocks.h"
+#include "p2p.h"
+#include "relay_plan.h"
+#include "tags.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    ig_pair *pair;
+    const ig_xfer *x;
+    int p, q;
+    uint64_t block_bytes;
+    MPI_Aint rtrue_lb; /* receivers: where a block's bytes start, from its slot */
+} relay_ctx;
+
+/* A piece of block b in this receiver's buffer. */
+static char *piece_at(const relay_ctx *c, int b, ig_piece pc)
+{
+    return (char *)ig_xfer_rptr(c->x, b) + c->rtrue_lb + (MPI_Aint)pc.offset;
+}
+
+/* The sender's pieces go out one after another (at most `window` at once),
+ * so that the first owners can relay while the last pieces still travel. */
+static int relay_sender(const relay_ctx *c, const ig_step *step)
+{
+    const ig_xfer *x = c->x;
+    int me = c->pair->rank, window = step->window > 0 ? step->window : 1;
+    ig_block blk;
+    int rc = ig_block_make(x->scount, x->stype, &blk);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Request *reqs = ig_requests_new(window);
+    if (reqs == NULL) {
+        ig_block_free(&blk);
+        return MPI_ERR_NO_MEM;
+    }
+    const char *base = (const char *)x->sbuf + blk.true_lb;
+    for (int t = 0; t < c->q; t++) {
+        int slot = t;
+        if (t >= window) {
+            ig_err_keep(&rc, PMPI_Waitany(window, reqs, &slot, MPI_STATUS_IGNORE));
+            if (slot == MPI_UNDEFINED)
+                slot = t % window;
+        }
+        int owner = ig_relay_owner_at(c->p, c->q, me, t);
+        ig_piece pc = ig_relay_piece(c->block_bytes, c->q, owner);
+        ig_err_keep(&rc, PMPI_Isend(base + pc.offset, (int)pc.length, MPI_BYTE, c->p + owner, IG_TAG_DIRECT,
+                                    c->pair->comm, &reqs[slot]));
+    }
+    ig_err_keep(&rc, ig_waitall(window, reqs));
+    free(reqs);
+    ig_block_free(&blk);
+    return rc;
+}
+
+/* Receives of the pieces owner `o` brings this receiver: from the senders
+ * when o is this receiver, else relayed by o; in o's relay order. */
+static int post_pieces_of(const relay_ctx *c, int o, int *order, MPI_Request *reqs)
+{
+    int rc = MPI_SUCCESS, own = o == c->pair->rank - c->p;
+    ig_piece pc = ig_relay_piece(c->block_bytes, c->q, o);
+    ig_relay_arrival_order(c->p, c->q, o, order);
+    for (int k = 0; k < c->p; k++)
+        ig_err_keep(&rc, PMPI_Irecv(piece_at(c, order[k], pc), (int)pc.length, MPI_BYTE, own ? order[k] : c->p + o,
+                                    own ? IG_TAG_DIRECT : IG_TAG_RING, c->pair->comm, &reqs[k]));
+    return rc;
+}
+
+static int relay_receiver(const relay_ctx *c)
+{
+    int p = c->p, q = c->q, j = c->pair->rank - p, rc = MPI_SUCCESS;
+    int *orders = malloc(2 * (size_t)p * sizeof(int));
+    MPI_Request *reqs = ig_requests_new(p * q + p * (q - 1));
+    if (orders == NULL || reqs == NULL) {
+        free(orders);
+        free(reqs);
+        return MPI_ERR_NO_MEM;
+    }
+    int *own_order = orders, *scratch = orders + p;
+    MPI_Request *sends = reqs + (size_t)p * q;
+    /* Every receive first: this receiver's own pieces (reqs[0..p)), then
+     * each other owner's, in the order that owner relays them. */
+    ig_err_keep(&rc, post_pieces_of(c, j, own_order, reqs));
+    for (int d = 1; d < q; d++)
+        ig_err_keep(&rc, post_pieces_of(c, (j + d) % q, scratch, reqs + (size_t)d * p));
+    /* Relay each own piece to every other receiver as soon as it is here. */
+    ig_piece pc = ig_relay_piece(c->block_bytes, q, j);
+    for (int k = 0; k < p; k++) {
+        ig_err_keep(&rc, PMPI_Wait(&reqs[k], MPI_STATUS_IGNORE));
+        for (int d = 1; d < q; d++)
+            ig_err_keep(&rc, PMPI_Isend(piece_at(c, own_order[k], pc), (int)pc.length, MPI_BYTE, p + (j + d) % q,
+                                        IG_TAG_RING, c->pair->comm, &sends[(size_t)k * (q - 1) + d - 1]));
+    }
+    ig_err_keep(&rc, ig_waitall(p * q + p * (q - 1), reqs));
+    free(reqs);
+    free(orders);
+    return rc;
+}
+
+int ig_alg_relay(ig_pair *pair, const ig_xfer *x, const ig_step *step)
+{
+    relay_ctx c = { .pair = pair, .x = x, .p = pair->p, .q = pair->q, .block_bytes = step->relay_bytes };
+    if (ig_pair_is_sender(pair))
+        return relay_sender(&c, step);
+    MPI_Aint true_extent;
+    int rc = PMPI_Type_get_true_extent(x->rtype, &c.rtrue_lb, &true_extent);
+    return rc != MPI_SUCCESS ? rc : relay_receiver(&c);
+}
