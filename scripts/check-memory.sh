@@ -2,12 +2,13 @@
 # Memory checks of the shim in real MPI jobs:
 #  1. AddressSanitizer: the library instrumented with -fsanitize=address,
 #     preloaded after libasan, runs the allgather and allgatherv matrices
-#     (both topologies), the communicator churn and the fallbacks; any
+#     (both topologies, and the relay forced: by default it runs between
+#     nodes only), the communicator churn and the fallbacks; any
 #     invalid access fails.  Leak detection is left to valgrind: Open MPI
 #     unloads its components at finalize, after which LeakSanitizer cannot
 #     tell whose allocation a leak was and blames whatever module it finds.
 #  2. valgrind memcheck on small jobs (both topologies, allgather and
-#     allgatherv): no invalid access, no use of uninitialised values and no
+#     allgatherv, the relay forced): no invalid access, no use of uninitialised values and no
 #     definite or indirect leak with intergather's code on the stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,7 +55,9 @@ INTERGATHER_MIN_BYTES=1024 asan_run 4 "$top/tests/mpi/fallbacks"
 # discarded messages), with both agreements (8 processes or fewer, and more).
 INTERGATHER_ALGORITHM=direct asan_run 4 "$top/tests/mpi/early_post" 2
 INTERGATHER_ALGORITHM=direct asan_run 10 "$top/tests/mpi/early_post" 4
-echo "ok asan: matrices, churn, fallbacks, early posting"
+# The relay runs by default between nodes only: forced here.
+INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 1000
+echo "ok asan: matrices, churn, fallbacks, early posting, relay"
 
 echo "== valgrind memcheck"
 if ! command -v valgrind >/dev/null; then
@@ -87,3 +90,4 @@ for topology in fully-connected ring; do
 done
 export INTERGATHER_TOPOLOGY=fully-connected
 INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$top/tests/mpi/early_post" 2
+INTERGATHER_ALGORITHM=relay vg_run "relay" 4 "$top/tests/mpi/allgather_matrix" 1 1000

@@ -57,8 +57,8 @@
 # IGC_PREFIX (namespace prefix, default igc), IGC_SUBNET (default 10.78.0);
 # peers: PEER_CONFIGS ("P:Q ...", default "4:4 8:8 4:12 12:4"), PEER_SIZES
 # (default 4K,16K,64K,256K,1M,4M), PEER_DUPLEX (default "half full"),
-# PEER_ALGOS (default native,iallgather,merge-allgatherv,intergather,direct,fc,chain; the
-# half-duplex-only ones, chain, are left out of full-duplex runs),
+# PEER_ALGOS (default native,iallgather,merge-allgatherv,intergather,direct,fc,relay,chain; the
+# half-duplex-only ones, relay and chain, are left out of full-duplex runs),
 # PEER_ITERS (default 5), PEER_LARGE ("BYTES:N:W": N iterations and W warmup
 # ones from BYTES on, default 1M:3:0: calls of seconds), WARMUP (default 1);
 # arrival: ARRIVAL_CONFIGS (default "4:4 8:8"), ARRIVAL_SIZES (default
@@ -105,7 +105,7 @@ fi
 PEER_CONFIGS=${PEER_CONFIGS:-"4:4 8:8 4:12 12:4"}
 PEER_SIZES=${PEER_SIZES:-4K,16K,64K,256K,1M,4M}
 PEER_DUPLEX=${PEER_DUPLEX:-"half full"}
-PEER_ALGOS=${PEER_ALGOS:-native,iallgather,merge-allgatherv,intergather,direct,fc,chain}
+PEER_ALGOS=${PEER_ALGOS:-native,iallgather,merge-allgatherv,intergather,direct,fc,relay,chain}
 PEER_ITERS=${PEER_ITERS:-5}
 PEER_LARGE=${PEER_LARGE:-1M:3:0}
 PEER_ENV=${PEER_ENV:-}
@@ -333,7 +333,7 @@ run_fc_variant() { # run_fc_variant NAME OUTPUT.csv LABEL MPIRUN-OPTIONS...
 # $IGC_RUN/NAME-P-Q-DUPLEX.log.
 # The algorithm list A,B,... without the bench's half-duplex-only algorithms.
 half_only_removed() {
-    echo "$1" | tr ',' '\n' | grep -vxE 'chain|ring-optimal|ring-paper|intra-ring|root-gathering' | paste -sd, -
+    echo "$1" | tr ',' '\n' | grep -vxE 'chain|relay|ring-optimal|ring-paper|intra-ring|root-gathering' | paste -sd, -
 }
 
 run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- MPIRUN-OPTIONS...]
