@@ -9,7 +9,7 @@
  *   MAXCOUNT  largest element count to try (default 262144)
  * Half duplex in both directions (left group sending, right group sending)
  * and full duplex (both sending, with different counts), counts
- * 0, 1, 7, 1000, 20000, 262144 and four datatypes.  World rank 0 prints how many
+ * 0, 1, 7, 1000, 20000, 262144 and four datatypes (testlib.h).  World rank 0 prints how many
  * calls moved data ("expect served moved=N full=F empty=M"), which the
  * test script compares with intergather's verbose summary.
  */

@@ -118,7 +118,16 @@ MPI_Datatype test_type(int which)
         return types[which];
     switch (which) {
     case TEST_INT: types[which] = MPI_INT; break;
-    case TEST_DOUBLE: types[which] = MPI_DOUBLE; break;
+    case TEST_SHIFTED_DOUBLE: {
+        /* one double 8 bytes past the element's start (lower bound 8, extent
+         * 8): elements tile contiguously, but the data begin at true_lb 8,
+         * where the byte-range algorithms (chain, relay) must start. */
+        int one = 1;
+        MPI_Aint at = 8;
+        MPI_Type_create_hindexed(1, &one, &at, MPI_DOUBLE, &types[which]);
+        MPI_Type_commit(&types[which]);
+        break;
+    }
     case TEST_VECTOR:
         /* two ints, stride three: a gap of 4 bytes inside each element */
         MPI_Type_vector(2, 1, 2, MPI_INT, &types[which]);
@@ -134,7 +143,7 @@ MPI_Datatype test_type(int which)
 
 const char *test_type_name(int which)
 {
-    static const char *names[TEST_NTYPES] = { "MPI_INT", "MPI_DOUBLE", "vector(2,1,2,INT)", "resized-struct-lb2" };
+    static const char *names[TEST_NTYPES] = { "MPI_INT", "hindexed(1,8,DOUBLE)", "vector(2,1,2,INT)", "resized-struct-lb2" };
     return names[which];
 }
 

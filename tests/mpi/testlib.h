@@ -24,9 +24,10 @@ MPI_Comm test_intercomm(int left, int *is_left);
 typedef void (*test_split_fn)(MPI_Comm inter, int is_left, const char *split, void *arg);
 void test_for_each_split(const char *splits, test_split_fn fn, void *arg);
 
-/* The element types exercised: predefined, strided vector, resized struct
- * with a non-zero lower bound. */
-enum { TEST_INT, TEST_DOUBLE, TEST_VECTOR, TEST_STRUCT_LB, TEST_NTYPES };
+/* The element types exercised: predefined, contiguous with its data 8 bytes
+ * in (lower bound 8), strided vector, resized struct with a non-zero lower
+ * bound. */
+enum { TEST_INT, TEST_SHIFTED_DOUBLE, TEST_VECTOR, TEST_STRUCT_LB, TEST_NTYPES };
 MPI_Datatype test_type(int which);
 const char *test_type_name(int which);
 
