@@ -17,7 +17,8 @@
  * Pieces are byte ranges, so every block must be one contiguous piece of
  * memory on every process (agreed, shape.h: the decision runs the fully
  * connected family otherwise).  Messages: each receiver takes p q, which
- * the decision bounds (decide.c).
+ * the decision bounds (decide.c); senders keep step->piece_window pieces in
+ * flight, receivers step->window relays.
  */
 #include "algorithms.h"
 #include "blocks.h"
@@ -46,7 +47,7 @@ static char *piece_at(const relay_ctx *c, int b, ig_piece pc)
 static int relay_sender(const relay_ctx *c, const ig_step *step)
 {
     const ig_xfer *x = c->x;
-    int me = c->pair->rank, window = step->window > 0 ? step->window : 1;
+    int me = c->pair->rank, window = step->piece_window > 0 ? step->piece_window : 1;
     ig_block blk;
     int rc = ig_block_make(x->scount, x->stype, &blk);
     if (rc != MPI_SUCCESS)
@@ -88,32 +89,55 @@ static int post_pieces_of(const relay_ctx *c, int o, int *order, MPI_Request *re
     return rc;
 }
 
-static int relay_receiver(const relay_ctx *c)
+/* A receiver's relays, at most `window` in flight: piece after piece in
+ * the order they are due, each to receivers j + 1, j + 2, ... round the
+ * group, so that like direct's senders the owners reach any one receiver a
+ * few at a time.  Every receive is posted before the first wait, so the
+ * waits here never hold up a peer. */
+typedef struct {
+    MPI_Request *slots;
+    int window, posted;
+} relay_sends;
+
+static int relay_one(const relay_ctx *c, relay_sends *rs, void *buf, ig_piece pc, int dest)
+{
+    int rc = MPI_SUCCESS, slot = rs->posted;
+    if (rs->posted >= rs->window) {
+        rc = PMPI_Waitany(rs->window, rs->slots, &slot, MPI_STATUS_IGNORE);
+        if (slot == MPI_UNDEFINED)
+            slot = rs->posted % rs->window;
+    }
+    rs->posted++;
+    ig_err_keep(&rc, PMPI_Isend(buf, (int)pc.length, MPI_BYTE, dest, IG_TAG_RING, c->pair->comm, &rs->slots[slot]));
+    return rc;
+}
+
+static int relay_receiver(const relay_ctx *c, const ig_step *step)
 {
     int p = c->p, q = c->q, j = c->pair->rank - p, rc = MPI_SUCCESS;
+    int window = step->window > 0 ? step->window : 1, n_recv = p * q;
     int *orders = malloc(2 * (size_t)p * sizeof(int));
-    MPI_Request *reqs = ig_requests_new(p * q + p * (q - 1));
+    MPI_Request *reqs = ig_requests_new(n_recv + window);
     if (orders == NULL || reqs == NULL) {
         free(orders);
         free(reqs);
         return MPI_ERR_NO_MEM;
     }
     int *own_order = orders, *scratch = orders + p;
-    MPI_Request *sends = reqs + (size_t)p * q;
     /* Every receive first: this receiver's own pieces (reqs[0..p)), then
      * each other owner's, in the order that owner relays them. */
     ig_err_keep(&rc, post_pieces_of(c, j, own_order, reqs));
     for (int d = 1; d < q; d++)
         ig_err_keep(&rc, post_pieces_of(c, (j + d) % q, scratch, reqs + (size_t)d * p));
-    /* Relay each own piece to every other receiver as soon as it is here. */
+    /* Relay each own piece to every other receiver once it is here. */
+    relay_sends rs = { .slots = reqs + n_recv, .window = window };
     ig_piece pc = ig_relay_piece(c->block_bytes, q, j);
     for (int k = 0; k < p; k++) {
         ig_err_keep(&rc, PMPI_Wait(&reqs[k], MPI_STATUS_IGNORE));
         for (int d = 1; d < q; d++)
-            ig_err_keep(&rc, PMPI_Isend(piece_at(c, own_order[k], pc), (int)pc.length, MPI_BYTE, p + (j + d) % q,
-                                        IG_TAG_RING, c->pair->comm, &sends[(size_t)k * (q - 1) + d - 1]));
+            ig_err_keep(&rc, relay_one(c, &rs, piece_at(c, own_order[k], pc), pc, p + (j + d) % q));
     }
-    ig_err_keep(&rc, ig_waitall(p * q + p * (q - 1), reqs));
+    ig_err_keep(&rc, ig_waitall(n_recv + window, reqs));
     free(reqs);
     free(orders);
     return rc;
@@ -126,5 +150,5 @@ int ig_alg_relay(ig_pair *pair, const ig_xfer *x, const ig_step *step)
         return relay_sender(&c, step);
     MPI_Aint true_extent;
     int rc = PMPI_Type_get_true_extent(x->rtype, &c.rtrue_lb, &true_extent);
-    return rc != MPI_SUCCESS ? rc : relay_receiver(&c);
+    return rc != MPI_SUCCESS ? rc : relay_receiver(&c, step);
 }

@@ -20,8 +20,9 @@
 /* The relay's senders keep two pieces in flight: pieces leave one after
  * another, so that the first owners relay while the rest still travel
  * (all at once they would all arrive at the end), and a second message
- * keeps the link busy across the first one's completion. */
-#define IG_RELAY_WINDOW 2
+ * keeps the link busy across the first one's completion.  Its receivers
+ * relay with direct's window, for direct's reason. */
+#define IG_RELAY_PIECE_WINDOW 2
 
 /* Where the model weighs the relay: between nodes, with pieces (k / q) of
  * at least IG_RELAY_MIN_PIECE bytes, and up to IG_RELAY_MAX_MESSAGES
@@ -140,7 +141,7 @@ static ig_step relay_step(const ig_shape *sh, int sender, const ig_settings *s, 
 {
     int p = sh->n[sender], q = sh->n[1 - sender];
     ig_step st = step_of(IG_ALG_RELAY, sender, sh, s);
-    st.window = IG_RELAY_WINDOW;
+    st.piece_window = IG_RELAY_PIECE_WINDOW;
     *cost = ig_cost_relay_half(p, q, average_block(sh, sender), model_of(sh, s));
     return st;
 }

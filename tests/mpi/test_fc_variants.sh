@@ -74,3 +74,12 @@ for algorithm in direct fc spread chain relay full-duplex; do
     [ "$ran" -gt 0 ] || { echo "INTERGATHER_ALGORITHM=$algorithm never ran" >&2; exit 1; }
     echo "ok INTERGATHER_ALGORITHM=$algorithm"
 done
+
+# The relay's receivers keep at most 16 relays in flight (direct's window):
+# with 3 senders and 9 receivers each receiver relays 3 x 8 = 24 pieces, so
+# the windowed path (waiting for a free slot) runs; the splits above relay
+# at most 8.
+INTERGATHER_ALGORITHM=relay run_preloaded 12 "$TESTS_BIN/allgather_matrix" 3+9 1000
+expect_pass allgather_matrix
+[ "$(summary_total alg-relay)" -gt 0 ] || { echo "the 3+9 relay run never ran the relay" >&2; exit 1; }
+echo "ok INTERGATHER_ALGORITHM=relay, 3+9"

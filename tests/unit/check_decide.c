@@ -201,7 +201,7 @@ static ig_step want_chain(const ig_shape *sh, int sender, const ig_settings *s, 
 }
 
 /* The relay (src/algo_relay.c): byte pieces of contiguous blocks, two
- * sends in flight at a sender. */
+ * pieces in flight at a sender, direct's window for a receiver's relays. */
 static int relay_fits(const ig_shape *sh, int sender)
 {
     return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] <= (uint64_t)INT_MAX - 1;
@@ -215,7 +215,8 @@ static ig_step want_relay(const ig_shape *sh, int sender, const ig_settings *s, 
     st.algorithm = IG_ALG_RELAY;
     st.sender = sender;
     st.relay_bytes = sh->max_block[sender];
-    st.window = 2;
+    st.window = DIRECT_WINDOW;
+    st.piece_window = 2;
     *cost = ig_cost_relay_half(p, q, (double)sh->total[sender] / p, want_model(sh, s));
     return st;
 }
@@ -403,9 +404,9 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
                 case_text(t));
         break;
     case IG_ALG_RELAY:
-        REQUIRE(g->relay_bytes == w->relay_bytes && g->window == w->window,
-                "step %d: relay block %" PRIu64 " window %d, want %" PRIu64 " %d%s", i, g->relay_bytes, g->window,
-                w->relay_bytes, w->window, case_text(t));
+        REQUIRE(g->relay_bytes == w->relay_bytes && g->window == w->window && g->piece_window == w->piece_window,
+                "step %d: relay block %" PRIu64 " windows %d %d, want %" PRIu64 " %d %d%s", i, g->relay_bytes,
+                g->window, g->piece_window, w->relay_bytes, w->window, w->piece_window, case_text(t));
         break;
     case IG_ALG_CHAIN:
         REQUIRE(g->relay_bytes == w->relay_bytes && g->segment_bytes == w->segment_bytes,
@@ -898,7 +899,8 @@ START_TEST(decide_examples)
     ig_decide(&few, 0, &s, &c);
     ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
-    ck_assert_int_eq(c.steps[0].window, 2);
+    ck_assert_int_eq(c.steps[0].piece_window, 2);
+    ck_assert_int_eq(c.steps[0].window, DIRECT_WINDOW);
     ck_assert(c.steps[0].relay_bytes == MiB);
     /* ... but at 1 KiB its 92 messages at 1 us each cost more than
      * direct's one round of 12. */
