@@ -42,6 +42,28 @@ static char *piece_at(const relay_ctx *c, int b, ig_piece pc)
     return (char *)ig_xfer_rptr(c->x, b) + c->rtrue_lb + (MPI_Aint)pc.offset;
 }
 
+/* Sends with at most `window` in flight: a new one waits for a free slot
+ * (senders' pieces, two at a time, and receivers' relays, direct's
+ * window).  Every receive of the algorithm is posted before its first
+ * wait, so these waits never hold up a peer. */
+typedef struct {
+    MPI_Request *slots;
+    int window, posted;
+} windowed_sends;
+
+static int send_windowed(const relay_ctx *c, windowed_sends *ws, const void *buf, ig_piece pc, int dest, int tag)
+{
+    int rc = MPI_SUCCESS, slot = ws->posted;
+    if (ws->posted >= ws->window) {
+        rc = PMPI_Waitany(ws->window, ws->slots, &slot, MPI_STATUS_IGNORE);
+        if (slot == MPI_UNDEFINED)
+            slot = ws->posted % ws->window;
+    }
+    ws->posted++;
+    ig_err_keep(&rc, PMPI_Isend(buf, (int)pc.length, MPI_BYTE, dest, tag, c->pair->comm, &ws->slots[slot]));
+    return rc;
+}
+
 /* The sender's pieces go out one after another (at most `window` at once),
  * so that the first owners can relay while the last pieces still travel. */
 static int relay_sender(const relay_ctx *c, const ig_step *step)
@@ -58,17 +80,11 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
         return MPI_ERR_NO_MEM;
     }
     const char *base = (const char *)x->sbuf + blk.true_lb;
+    windowed_sends ws = { .slots = reqs, .window = window };
     for (int t = 0; t < c->q; t++) {
-        int slot = t;
-        if (t >= window) {
-            ig_err_keep(&rc, PMPI_Waitany(window, reqs, &slot, MPI_STATUS_IGNORE));
-            if (slot == MPI_UNDEFINED)
-                slot = t % window;
-        }
         int owner = ig_relay_owner_at(c->p, c->q, me, t);
         ig_piece pc = ig_relay_piece(c->block_bytes, c->q, owner);
-        ig_err_keep(&rc, PMPI_Isend(base + pc.offset, (int)pc.length, MPI_BYTE, c->p + owner, IG_TAG_DIRECT,
-                                    c->pair->comm, &reqs[slot]));
+        ig_err_keep(&rc, send_windowed(c, &ws, base + pc.offset, pc, c->p + owner, IG_TAG_DIRECT));
     }
     ig_err_keep(&rc, ig_waitall(window, reqs));
     free(reqs);
@@ -89,29 +105,6 @@ static int post_pieces_of(const relay_ctx *c, int o, int *order, MPI_Request *re
     return rc;
 }
 
-/* A receiver's relays, at most `window` in flight: piece after piece in
- * the order they are due, each to receivers j + 1, j + 2, ... round the
- * group, so that like direct's senders the owners reach any one receiver a
- * few at a time.  Every receive is posted before the first wait, so the
- * waits here never hold up a peer. */
-typedef struct {
-    MPI_Request *slots;
-    int window, posted;
-} relay_sends;
-
-static int relay_one(const relay_ctx *c, relay_sends *rs, void *buf, ig_piece pc, int dest)
-{
-    int rc = MPI_SUCCESS, slot = rs->posted;
-    if (rs->posted >= rs->window) {
-        rc = PMPI_Waitany(rs->window, rs->slots, &slot, MPI_STATUS_IGNORE);
-        if (slot == MPI_UNDEFINED)
-            slot = rs->posted % rs->window;
-    }
-    rs->posted++;
-    ig_err_keep(&rc, PMPI_Isend(buf, (int)pc.length, MPI_BYTE, dest, IG_TAG_RING, c->pair->comm, &rs->slots[slot]));
-    return rc;
-}
-
 static int relay_receiver(const relay_ctx *c, const ig_step *step)
 {
     int p = c->p, q = c->q, j = c->pair->rank - p, rc = MPI_SUCCESS;
@@ -129,13 +122,15 @@ static int relay_receiver(const relay_ctx *c, const ig_step *step)
     ig_err_keep(&rc, post_pieces_of(c, j, own_order, reqs));
     for (int d = 1; d < q; d++)
         ig_err_keep(&rc, post_pieces_of(c, (j + d) % q, scratch, reqs + (size_t)d * p));
-    /* Relay each own piece to every other receiver once it is here. */
-    relay_sends rs = { .slots = reqs + n_recv, .window = window };
+    /* Relay each own piece to every other receiver once it is here, to
+     * j + 1, j + 2, ... round the group: like direct's senders, the owners
+     * reach any one receiver a few at a time. */
+    windowed_sends ws = { .slots = reqs + n_recv, .window = window };
     ig_piece pc = ig_relay_piece(c->block_bytes, q, j);
     for (int k = 0; k < p; k++) {
         ig_err_keep(&rc, PMPI_Wait(&reqs[k], MPI_STATUS_IGNORE));
         for (int d = 1; d < q; d++)
-            ig_err_keep(&rc, relay_one(c, &rs, piece_at(c, own_order[k], pc), pc, p + (j + d) % q));
+            ig_err_keep(&rc, send_windowed(c, &ws, piece_at(c, own_order[k], pc), pc, p + (j + d) % q, IG_TAG_RING));
     }
     ig_err_keep(&rc, ig_waitall(n_recv + window, reqs));
     free(reqs);
