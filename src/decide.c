@@ -32,9 +32,10 @@
  * than fc from 32 KiB blocks (2.7 KiB pieces) up, but up to 1.6x slower at
  * 16 KiB and 2.8x to 6.5x at 4 and 8 KiB (pieces of 1.4 KiB and less), a
  * cost per message of the whole host's network stack that the measured t_o
- * (one pair of processes, the rest idle) does not see.  Within a node copies, not links, are the
- * bottleneck and the relay copies every byte twice: at 2+6 on the 2-core
- * machine it was 1.15x slower than fc at 1 MiB and 3.2x at 64 KiB. */
+ * (one pair of processes, the rest idle) does not see.  Within a node
+ * copies, not links, are the bottleneck and the relay copies every byte
+ * twice: at 2+6 on the 2-core machine it was 1.15x slower than fc at 1 MiB
+ * and 3.2x at 64 KiB. */
 #define IG_RELAY_MIN_PIECE 2048
 #define IG_RELAY_MAX_MESSAGES 4096
 
