@@ -162,14 +162,10 @@ static int chain_receiver(chain_ctx *c, const ig_step *step)
     int posted = 0;
     for (int s = 0; s < m; s++) {
         for (int i = 0; i < n_out; i++, posted++) {
-            int b = out[i], slot = posted;
+            int b = out[i], slot;
             int from = b >= own_lo && b < own_hi ? (b - own_lo) * m + s : owned * m + s * n_in + index_in(in, n_in, b);
             ig_err_keep(&rc, PMPI_Wait(&reqs[from], MPI_STATUS_IGNORE));
-            if (posted >= window) {
-                ig_err_keep(&rc, PMPI_Waitany(window, sends, &slot, MPI_STATUS_IGNORE));
-                if (slot == MPI_UNDEFINED)
-                    slot = posted % window;
-            }
+            ig_err_keep(&rc, ig_window_slot(sends, window, posted, &slot));
             ig_err_keep(&rc, post_forward(c, b, s, right, &sends[slot]));
         }
     }

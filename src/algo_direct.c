@@ -71,11 +71,9 @@ int ig_direct_finish(ig_direct *d)
     int rc = MPI_SUCCESS;
     if (d->reqs == NULL)
         return MPI_ERR_NO_MEM;
-    while (d->posted < d->nsend) { /* wait for a free slot: the oldest of any */
-        int slot = MPI_UNDEFINED;
-        ig_err_keep(&rc, PMPI_Waitany(d->window, d->reqs + d->nrecv, &slot, MPI_STATUS_IGNORE));
-        if (slot == MPI_UNDEFINED)
-            slot = d->posted % d->window;
+    while (d->posted < d->nsend) {
+        int slot;
+        ig_err_keep(&rc, ig_window_slot(d->reqs + d->nrecv, d->window, d->posted, &slot));
         ig_err_keep(&rc, send_next(d, slot));
     }
     ig_err_keep(&rc, ig_waitall(d->nrecv + d->window, d->reqs));

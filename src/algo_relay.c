@@ -42,10 +42,8 @@ static char *piece_at(const relay_ctx *c, int b, ig_piece pc)
     return (char *)ig_xfer_rptr(c->x, b) + c->rtrue_lb + (MPI_Aint)pc.offset;
 }
 
-/* Sends with at most `window` in flight: a new one waits for a free slot
- * (senders' pieces, two at a time, and receivers' relays, direct's
- * window).  Every receive of the algorithm is posted before its first
- * wait, so these waits never hold up a peer. */
+/* Sends with at most `window` in flight (senders' pieces, two at a time,
+ * and receivers' relays, direct's window): p2p.h's ig_window_slot. */
 typedef struct {
     MPI_Request *slots;
     int window, posted;
@@ -53,13 +51,7 @@ typedef struct {
 
 static int send_windowed(const relay_ctx *c, windowed_sends *ws, const void *buf, ig_piece pc, int dest, int tag)
 {
-    int rc = MPI_SUCCESS, slot = ws->posted;
-    if (ws->posted >= ws->window) {
-        rc = PMPI_Waitany(ws->window, ws->slots, &slot, MPI_STATUS_IGNORE);
-        if (slot == MPI_UNDEFINED)
-            slot = ws->posted % ws->window;
-    }
-    ws->posted++;
+    int slot, rc = ig_window_slot(ws->slots, ws->window, ws->posted++, &slot);
     ig_err_keep(&rc, PMPI_Isend(buf, (int)pc.length, MPI_BYTE, dest, tag, c->pair->comm, &ws->slots[slot]));
     return rc;
 }

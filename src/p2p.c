@@ -43,3 +43,16 @@ int ig_waitall(int n, MPI_Request *reqs)
         free(stats);
     return rc;
 }
+
+int ig_window_slot(MPI_Request *slots, int window, int posted, int *slot)
+{
+    int rc = MPI_SUCCESS;
+    *slot = posted;
+    if (posted < window)
+        return rc;
+    *slot = MPI_UNDEFINED;
+    rc = PMPI_Waitany(window, slots, slot, MPI_STATUS_IGNORE);
+    if (*slot < 0 || *slot >= window)
+        *slot = posted % window;
+    return rc;
+}

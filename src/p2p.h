@@ -18,6 +18,14 @@ int ig_waitall(int n, MPI_Request *reqs);
 /* The same with the caller's statuses (to read counts afterwards). */
 int ig_waitall_status(int n, MPI_Request *reqs, MPI_Status *stats);
 
+/* Where send number `posted` of a window of `window` send requests goes:
+ * slot `posted` while the window fills, then the slot of whichever send
+ * completes first (the oldest slot when none is active, or when the wait
+ * failed and named none).  Returns the wait's error.  Callers post every
+ * receive of their step before the first call, so the wait never holds up
+ * a peer. */
+int ig_window_slot(MPI_Request *slots, int window, int posted, int *slot);
+
 /* MPICH's errflag: keep the first error and go on with the remaining
  * steps, so that a process whose step failed still takes part in the
  * others and its peers are never left waiting. */
