@@ -39,6 +39,29 @@
 #define IG_RELAY_MIN_PIECE 2048
 #define IG_RELAY_MAX_MESSAGES 4096
 
+/* Between nodes the model weighs direct only up to this many messages per
+ * call (p q).  For p >= q the model gives direct and the fc family the
+ * same bandwidth term, so latency terms of microseconds decide between
+ * them, while on a network of several switches direct's p q flows, all in
+ * flight together, contend for the links between switches, which a model
+ * measured between two processes cannot see.  In SimGrid on the Figure 4
+ * dragonfly (256 processes, p q = 16384; docs/simulation.md) direct was
+ * 26 % and 31 % slower than fc at 128+128 with 256 KiB and 4 MiB blocks,
+ * and 10 % to 22 % slower than spread at 192+64, yet as fast as the bound
+ * on a contention-free crossbar of the same size; with the model the
+ * library measures there (t_o near 0) the decision chose it everywhere.
+ * On the emulated cluster (one switch, p q <= 144) it is the fastest plan
+ * for p >= q.  Groups of thousands of messages span several switches on
+ * real machines, so the message count stands in for the topology: the
+ * same bound as the relay's, between the two measured regimes. */
+#define IG_DIRECT_MAX_MESSAGES 4096
+
+/* Whether the model weighs a plan of p q messages (see above). */
+static int few_messages(const ig_shape *sh, int p, int q, long long bound)
+{
+    return sh->nodes <= 1 || (long long)p * q <= bound;
+}
+
 ig_fallback ig_decide_active(int settings_agree, const ig_settings *s)
 {
     if (!settings_agree)
@@ -169,19 +192,20 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
     *cost = half_cost(best.algorithm, p, q, k, m);
     if (s->algorithm != IG_ALGORITHM_AUTO)
         return best;
-    /* The model's choice: the fc family, direct where it costs no more,
-     * the relay where it costs less than both.  The chain is not a
+    /* The model's choice: the fc family, direct where it costs no more
+     * (between nodes, for groups of at most IG_DIRECT_MAX_MESSAGES
+     * messages), the relay where it costs less than both.  The chain is not a
      * candidate: its model promises p k t_w for large blocks, but measured
      * it was 1.5x to 1.8x slower than fc at 1 and 4 MiB with 4+12 on the
      * emulated cluster and 2.3x to 6.9x in SimGrid (docs/performance.md);
      * it runs only when forced. */
     double direct = ig_cost_direct_half(p, q, k, m), relay;
-    if (direct <= *cost) {
+    if (few_messages(sh, p, q, IG_DIRECT_MAX_MESSAGES) && direct <= *cost) {
         *cost = direct;
         best = step_of(IG_ALG_DIRECT, sender, sh, s);
     }
     if (relay_fits(sh, sender) && sh->nodes > 1 && k / q >= IG_RELAY_MIN_PIECE &&
-        (long long)p * q <= IG_RELAY_MAX_MESSAGES) {
+        few_messages(sh, p, q, IG_RELAY_MAX_MESSAGES)) {
         ig_step st = relay_step(sh, sender, s, &relay);
         if (relay < *cost) {
             *cost = relay;
