@@ -42,16 +42,17 @@
 /* Between nodes the model weighs direct only up to this many messages per
  * call (p q).  For p >= q the model gives direct and the fc family the
  * same bandwidth term, so latency terms of microseconds decide between
- * them, while on a network of several switches direct's p q flows, all in
- * flight together, contend for the links between switches, which a model
- * measured between two processes cannot see.  In SimGrid on the Figure 4
- * dragonfly (256 processes, p q = 16384; docs/simulation.md) direct was
- * 26 % and 31 % slower than fc at 128+128 with 256 KiB and 4 MiB blocks,
- * and 10 % to 22 % slower than spread at 192+64, yet as fast as the bound
- * on a contention-free crossbar of the same size; with the model the
- * library measures there (t_o near 0) the decision chose it everywhere.
- * On the emulated cluster (one switch, p q <= 144) it is the fastest plan
- * for p >= q.  Groups of thousands of messages span several switches on
+ * them, while on a network of several switches direct's all-to-all
+ * flows (up to a window of 16 per process at once) contend for the links
+ * between switches, which a model measured between two processes cannot
+ * see.  In SimGrid on the Figure 4 dragonfly (256 processes, p q = 16384
+ * and 12288; docs/simulation.md) direct was 26 % and 31 % slower than fc
+ * at 128+128 with 256 KiB and 4 MiB blocks, and 10 % to 22 % slower than
+ * spread at 192+64, yet as fast as the bound on a contention-free
+ * crossbar of the same size; with the model the library measures there
+ * (t_o near 0) the decision chose it at every p >= q point.  On the
+ * emulated cluster (one switch, p q <= 144) it is the fastest plan for
+ * p >= q.  Groups of thousands of messages span several switches on
  * real machines, so the message count stands in for the topology: the
  * same bound as the relay's, between the two measured regimes. */
 #define IG_DIRECT_MAX_MESSAGES 4096

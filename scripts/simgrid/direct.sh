@@ -24,6 +24,11 @@
 #   --alt-model M  also tabulate what the decision would pick with the network
 #                  model M (ts=..,tw=..,to=..; repeatable): a what-if column
 #
+# "Default picks" is the decision with the model the library measures by
+# default, measured on each panel's platform by the library's own code
+# (measure_model.c, docs/data/sim-measured-model.csv); without that file,
+# with the fixed default model.
+#
 # Warm-up: the first call of any algorithm on the pair costs more simulated
 # time than later ones (about 0.5 ms at 256 processes: SMPI's set-up on a
 # communicator's first collective, and fc's sub-communicators), so no point
@@ -150,10 +155,36 @@ done | sort -u | while read -r id; do
     { head -n 1 "$first"; for f in "$work"/points/"$id"-*.csv; do tail -n +2 "$f"; done | sort -t, -k5,5n -k2,2; } >"$out"
 done
 
+# The model the library's default (INTERGATHER_NET_MODEL=measure) measures
+# on each panel's platform: its own ig_net_measure between rank 0 and the
+# first rank on another node (measure_model.c), one short smpirun a panel,
+# kept in docs/data/sim-measured-model.csv for --table-only.
+models="$data/sim-measured-model.csv"
+if [ $do_run = 1 ]; then
+    mbuild="$build-measure"
+    IG_SIM_BUILD="$mbuild" IG_SIM_DRIVER="$here/measure_model.c" "$here/build.sh" >/dev/null
+    echo "panel,platform,hostfile,peer,model" >"$models.tmp"
+    for id in a b c d e f; do
+        read -r _ _ _ _ platform hosts ppn _ _ <<<"$(panel_row "$id")"
+        model=$(smpirun -platform "$work/platforms/$platform" -hostfile "$work/platforms/$hosts" -np $((ppn + 1)) \
+            "${SMPI_CFG[@]}" --log=root.thresh:warning "$mbuild/intergather-bench" "$ppn" 2>/dev/null | tail -n 1)
+        case $model in ts=*) ;; *) echo "direct.sh: measuring the model of panel $id failed" >&2; exit 1 ;; esac
+        echo "$id,$platform,$hosts,$ppn,$model" >>"$models.tmp"
+    done
+    mv "$models.tmp" "$models"
+fi
+measured=()
+if [ -f "$models" ]; then
+    while IFS=, read -r id _ _ _ model; do
+        [ "$id" = panel ] || measured+=(--measured "$id=${model//,/;}")
+    done <"$models"
+fi
+
 mpicc=${MPICC:-mpicc}
 dt="$work/decide_table"
 # shellcheck disable=SC2046 # a list of paths without spaces
 $mpicc -std=c11 -O2 -I"$top/include" -I"$top/src" -o "$dt" "$here/decide_table.c" \
     $(for f in settings_parse shape decide algorithms_table cost_model range_partition fc_plan ring_schedule \
           ring_split_stream ring_paper; do echo "$top/src/$f.c"; done) -lm
-python3 "$here/direct_table.py" --data "$data" --decide "$dt" --csv "$data/sim-direct.csv" --md "$data/sim-direct.md" "${alt[@]}"
+python3 "$here/direct_table.py" --data "$data" --decide "$dt" --csv "$data/sim-direct.csv" --md "$data/sim-direct.md" \
+    "${measured[@]}" "${alt[@]}"

@@ -9,6 +9,10 @@ the fastest simulated algorithm.
       --csv docs/data/sim-direct.csv --md docs/data/sim-direct.md \
       [--alt-model ts=..,tw=..,to=.. ...]
 
+--measured PANEL=ts=..;tw=..;to=.. (repeatable): the model the library's
+default measures on that panel's platform (direct.sh); "default picks" then
+uses it, else the fixed default network model.
+
 --alt-model adds, per model given, what the decision would pick with those
 parameters and its slowdown (a what-if; the library's default is unchanged).
 """
@@ -48,7 +52,12 @@ def main():
     ap.add_argument("--csv", required=True)
     ap.add_argument("--md", required=True)
     ap.add_argument("--alt-model", action="append", default=[])
+    ap.add_argument("--measured", action="append", default=[])
     a = ap.parse_args()
+    measured = {}
+    for m in a.measured:
+        panel, model = m.split("=", 1)
+        measured[panel] = model.replace(";", ",")
 
     rows = []
     for path in sorted(glob.glob(os.path.join(a.data, "figure4-direct-*.csv"))):
@@ -61,13 +70,14 @@ def main():
                 sim.setdefault(int(r["bytes"]), {})[r["algorithm"]] = float(r["median_s"])
         p, q, ppn = PANELS[panel]
         sizes = sorted(sim)
-        dec = decide(a.decide, p, q, sizes)
+        dec = decide(a.decide, p, q, sizes, measured.get(panel))
         alts = [decide(a.decide, p, q, sizes, m) for m in a.alt_model]
         for b in sizes:
             t = sim[b]
             have = {k: v for k, v in t.items() if k in ALGOS}
             best = min(have, key=have.get)
-            row = {"panel": panel, "p": p, "q": q, "ranks_per_node": ppn, "bytes": b}
+            row = {"panel": panel, "p": p, "q": q, "ranks_per_node": ppn, "bytes": b,
+                   "default_model": measured.get(panel, "fixed")}
             for k in ALGOS:
                 row[k] = f"{t[k]:.9f}" if k in t else ""
             row["fastest"] = best if len(have) == len(ALGOS) else best + " (of those simulated)"
@@ -107,9 +117,13 @@ def main():
     lines = [
         "Simulated time (ms) per call on the Figure 4 fully connected platform (the Cori-like dragonfly), "
         "one timed call per point (SMPI is deterministic); `fc` is the fully connected family (spread for p > q). "
-        "Fastest in bold. *Default picks*: what the library's decision (src/decide.c, default network model "
-        "ts=5e-6, tw=1e-10, to=1e-6) chooses for the call; *slower by*: its simulated time over the fastest's "
-        f"(target: within {TARGET:.0f} %). `-`: not simulated (see docs/simulation.md).",
+        "Fastest in bold. *Default picks*: what the library's decision (src/decide.c) chooses for the call "
+        + ("with the network model its default measures, measured on the panel's platform by the library's own "
+           "code (scripts/simgrid/measure_model.c): "
+           + "; ".join(f"{k}: {v}" for k, v in sorted(measured.items()))
+           if measured else "with the fixed default network model ts=5e-6, tw=1e-10, to=1e-6")
+        + f"; *slower by*: its simulated time over the fastest's (target: within {TARGET:.0f} %). "
+        "`-`: not simulated (see docs/simulation.md).",
         "",
     ]
     head = "| panel | p/q | block | root gathering | fc | direct | chain | fastest | default picks | slower by | within 5 % |"
