@@ -162,7 +162,10 @@ done
 models="$data/sim-measured-model.csv"
 if [ $do_run = 1 ]; then
     mbuild="$build-measure"
-    IG_SIM_BUILD="$mbuild" IG_SIM_DRIVER="$here/measure_model.c" "$here/build.sh" >/dev/null
+    # Built like the benchmark: with --no-build the existing binary is used.
+    if [ $do_build = 1 ] || [ ! -x "$mbuild/intergather-bench" ]; then
+        IG_SIM_BUILD="$mbuild" IG_SIM_DRIVER="$here/measure_model.c" "$here/build.sh" >/dev/null
+    fi
     echo "panel,platform,hostfile,peer,model" >"$models.tmp"
     for id in a b c d e f; do
         read -r _ _ _ _ platform hosts ppn _ _ <<<"$(panel_row "$id")"
