@@ -111,6 +111,13 @@ def main():
         w.writeheader()
         w.writerows(rows)
 
+    def describe_models(models):
+        """One entry per distinct model: 'every panel: M' when all are alike."""
+        distinct = sorted(set(models.values()))
+        if len(distinct) == 1:
+            return f"every panel ({', '.join(sorted(models))}): {distinct[0]}"
+        return "; ".join(f"{k}: {v}" for k, v in sorted(models.items()))
+
     def ms(v):
         return f"{1e3 * float(v):.3f}" if v else "-"
 
@@ -120,7 +127,7 @@ def main():
         "Fastest in bold. *Default picks*: what the library's decision (src/decide.c) chooses for the call "
         + ("with the network model its default measures, measured on the panel's platform by the library's own "
            "code (scripts/simgrid/measure_model.c): "
-           + "; ".join(f"{k}: {v}" for k, v in sorted(measured.items()))
+           + describe_models(measured)
            if measured else "with the fixed default network model ts=5e-6, tw=1e-10, to=1e-6")
         + f"; *slower by*: its simulated time over the fastest's (target: within {TARGET:.0f} %). "
         "`-`: not simulated (see docs/simulation.md).",
