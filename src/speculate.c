@@ -4,6 +4,7 @@
 #include "stats.h"
 #include "tags.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 /* The direct step this process's own arguments lead to, or 0. */
@@ -12,7 +13,13 @@ static int guessed_direct(const ig_call *c, ig_comm_cache *cache, const ig_setti
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
     ig_shape guess;
     ig_choice ch;
-    if (c->local_reason != IG_FALLBACK_NONE || !ig_agree_carries_posted(c->op, n[0], n[1]))
+    /* A withdrawn early message is received by a destination that sizes it
+     * with MPI_Get_count, which gives MPI_UNDEFINED beyond INT_MAX bytes:
+     * such a message could never be taken, and its sender would wait for
+     * it forever.  Blocks that large gain nothing from overlapping a round
+     * of small messages anyway. */
+    if (c->local_reason != IG_FALLBACK_NONE || c->send_bytes > INT_MAX ||
+        !ig_agree_carries_posted(c->op, n[0], n[1]))
         return 0;
     ig_shape_guess_uniform(group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->scattered, n[0], n[1],
                            ig_comm_cache_nodes(cache), &guess);
@@ -84,6 +91,10 @@ static int discard_one(ig_comm_cache *cache, int local_first, int index)
         rc = PMPI_Get_count(&status, MPI_BYTE, &bytes);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* MPI_UNDEFINED (over INT_MAX bytes; not posted early, guessed_direct):
+     * still taken, truncated, so that its sender is not left waiting. */
+    if (bytes < 0)
+        bytes = 0;
     void *scratch = malloc(bytes > 0 ? (size_t)bytes : 1);
     /* Without room the message is still taken, truncated, and dropped. */
     rc = PMPI_Mrecv(scratch, scratch != NULL ? bytes : 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);

@@ -22,7 +22,8 @@
  *
  * Posted early only where it can be withdrawn exactly: MPI_Allgather (not
  * v), at most IG_AGREE_MAX_POSTED processes in both groups, every send in
- * the first window, on a pair that an earlier call built (building one is
+ * the first window, blocks of at most INT_MAX bytes (a discarded message is
+ * sized in an int), on a pair that an earlier call built (building one is
  * collective).
  */
 #ifndef IG_SPECULATE_H
