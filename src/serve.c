@@ -81,6 +81,11 @@ static int execute(const ig_call *c, const ig_choice *ch, ig_comm_cache *cache, 
     ig_xfer x;
     ig_block rblk;
     int rc = xfer_of(c, &x, &rblk), my_group = ig_comm_cache_local_is_low(cache) ? 0 : 1;
+    /* Without its receive type (MPI could not build it: out of memory) this
+     * process cannot take part at all; running the steps on an unset x
+     * would read garbage.  The error is returned as MPI would. */
+    if (rc != MPI_SUCCESS)
+        return rc;
     for (int i = 0; i < ch->nsteps; i++) {
         const ig_step *st = &ch->steps[i];
         ig_pair *pair;
