@@ -32,17 +32,6 @@ static int value(int sender, int i)
     return sender * 100003 + i * 7 + 1;
 }
 
-/* A send type that reaches `buf` from MPI_BOTTOM: count 1 of it is the block. */
-static MPI_Datatype absolute_type(void *buf, int ints)
-{
-    MPI_Aint addr;
-    MPI_Datatype t;
-    MPI_Get_address(buf, &addr);
-    MPI_Type_create_hindexed(1, &ints, &addr, MPI_INT, &t);
-    MPI_Type_commit(&t);
-    return t;
-}
-
 typedef struct {
     MPI_Comm inter;
     int is_left, rank, nremote;
@@ -58,12 +47,12 @@ static int call(ctx *c, const char *what, int scount, int rstride, int bottom)
     int sc = c->is_left ? scount : 0, rc_count = c->is_left ? 0 : rstride;
     memset(c->rbuf, 0xee, sizeof(int) * 2 * N * (size_t)c->nremote);
     if (bottom && c->is_left) {
-        abs_type = absolute_type(c->sbuf, sc);
+        abs_type = test_absolute_type(c->sbuf, sc, MPI_INT);
         sb = MPI_BOTTOM, st = abs_type, sc = 1;
     } else if (bottom) {
         /* One block of rstride ints starting at rbuf, as an absolute type:
          * the blocks of consecutive senders follow at its extent. */
-        abs_type = absolute_type(c->rbuf, rstride);
+        abs_type = test_absolute_type(c->rbuf, rstride, MPI_INT);
         MPI_Datatype r;
         MPI_Type_create_resized(abs_type, 0, (MPI_Aint)(rstride * sizeof(int)), &r);
         MPI_Type_free(&abs_type);

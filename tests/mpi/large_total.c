@@ -27,11 +27,9 @@
 
 #define BLOCK_DOUBLES ((int)(1.125 * (1 << 30) / sizeof(double))) /* 1.125 GiB */
 
-/* A word at a time: the buffers are GiB long and the test must stay fast on
- * a loaded machine (n is a multiple of 8). */
 #define WITHDRAW_DOUBLES ((1 << 28) + 1) /* 2 GiB + 8 bytes */
 
-/* One small call, every value checked: n ints from the single sender. */
+/* One small call, every value checked: 4 ints from the single sender. */
 static void small_call(MPI_Comm inter, int is_left, const char *what)
 {
     int sbuf[4] = { 11, 22, 33, 44 }, rbuf[4] = { 0 };
@@ -58,13 +56,8 @@ static int withdraw_large(void)
     if (is_left) {
         MPI_Allgather(buf, WITHDRAW_DOUBLES, MPI_DOUBLE, NULL, 0, MPI_DOUBLE, inter);
     } else {
-        MPI_Aint addr;
-        int len = WITHDRAW_DOUBLES;
-        MPI_Datatype absolute;
         memset(buf, FILL, block);
-        MPI_Get_address(buf, &addr);
-        MPI_Type_create_hindexed(1, &len, &addr, MPI_DOUBLE, &absolute);
-        MPI_Type_commit(&absolute);
+        MPI_Datatype absolute = test_absolute_type(buf, WITHDRAW_DOUBLES, MPI_DOUBLE);
         MPI_Allgather(NULL, 0, MPI_DOUBLE, MPI_BOTTOM, 1, absolute, inter);
         MPI_Type_free(&absolute);
         for (size_t i = 0; i < block; i++)
@@ -80,6 +73,8 @@ static int withdraw_large(void)
     return 0;
 }
 
+/* A word at a time: the buffers are GiB long and the test must stay fast on
+ * a loaded machine (n is a multiple of 8). */
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);

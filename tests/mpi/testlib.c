@@ -158,6 +158,16 @@ size_t test_span(MPI_Datatype type, MPI_Aint count)
     return (size_t)(tlb + (count - 1) * extent + textent);
 }
 
+MPI_Datatype test_absolute_type(void *buf, int count, MPI_Datatype base)
+{
+    MPI_Aint addr;
+    MPI_Datatype t;
+    MPI_Get_address(buf, &addr);
+    MPI_Type_create_hindexed(1, &count, &addr, base, &t);
+    MPI_Type_commit(&t);
+    return t;
+}
+
 void test_fill(void *buf, size_t bytes, unsigned seed)
 {
     unsigned char *b = buf;

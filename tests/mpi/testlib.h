@@ -35,6 +35,11 @@ const char *test_type_name(int which);
  * (which may be below the data: the lower bound is honoured). */
 size_t test_span(MPI_Datatype type, MPI_Aint count);
 
+/* A committed type that reaches `buf` from MPI_BOTTOM: count 1 of it is
+ * `count` elements of `base` at buf's absolute address (legal, and a call
+ * intergather leaves to the MPI library). */
+MPI_Datatype test_absolute_type(void *buf, int count, MPI_Datatype base);
+
 /* Fill a send buffer deterministically from (seed, byte index). */
 void test_fill(void *buf, size_t bytes, unsigned seed);
 
