@@ -87,14 +87,11 @@ static int discard_one(ig_comm_cache *cache, int local_first, int index)
     if (rc != MPI_SUCCESS)
         return rc;
     rc = PMPI_Mprobe(ig_pair_view_of(pair).remote_base + index, IG_TAG_DIRECT, pair->comm, &msg, &status);
+    /* Defined: an early message is at most INT_MAX bytes (guessed_direct). */
     if (rc == MPI_SUCCESS)
         rc = PMPI_Get_count(&status, MPI_BYTE, &bytes);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* MPI_UNDEFINED (over INT_MAX bytes; not posted early, guessed_direct):
-     * still taken, truncated, so that its sender is not left waiting. */
-    if (bytes < 0)
-        bytes = 0;
     void *scratch = malloc(bytes > 0 ? (size_t)bytes : 1);
     /* Without room the message is still taken, truncated, and dropped. */
     rc = PMPI_Mrecv(scratch, scratch != NULL ? bytes : 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
