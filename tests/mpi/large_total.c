@@ -80,12 +80,17 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     if (argc > 1 && strcmp(argv[1], "withdraw") == 0)
         return withdraw_large();
-    int is_left, wrank, rsize;
+    int is_left, wrank, rsize, nsenders;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm inter = test_intercomm(2, &is_left);
     MPI_Comm_remote_size(inter, &rsize);
+    /* The senders are the left group: its size seen from either side. */
+    if (is_left)
+        MPI_Comm_size(inter, &nsenders);
+    else
+        nsenders = rsize;
     size_t block = (size_t)BLOCK_DOUBLES * sizeof(double);
-    size_t total = block * (size_t)rsize;
+    size_t total = block * (size_t)nsenders; /* what the receiver gets */
     double *sbuf = NULL;
     unsigned char *rbuf = NULL;
 
@@ -102,7 +107,7 @@ int main(int argc, char **argv)
             TEST_FAIL("out of memory");
         memset(rbuf, 0x22, total);
         MPI_Allgather(NULL, 0, MPI_DOUBLE, rbuf, BLOCK_DOUBLES, MPI_DOUBLE, inter);
-        for (int i = 0; i < rsize; i++) { /* sender i is world rank i */
+        for (int i = 0; i < nsenders; i++) { /* sender i is world rank i */
             test_fill(expected, block, (unsigned)i + 11);
             if (memcmp(expected, rbuf + (size_t)i * block, block) != 0)
                 TEST_FAIL("block %d of %zu bytes differs from what its sender wrote", i, block);
