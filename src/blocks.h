@@ -19,15 +19,10 @@ typedef struct {
 int ig_block_make(int count, MPI_Datatype elem, ig_block *b);
 void ig_block_free(ig_block *b);
 
-/* Whether count elements of a type of this size, extent and true extent
- * lie in exactly count * size contiguous bytes (then a block can be cut
- * into byte segments, algo_chain.c). */
-static inline int ig_layout_contiguous(int count, MPI_Count size, MPI_Aint extent, MPI_Aint true_extent)
-{
-    return count == 0 || size == 0 || (true_extent == (MPI_Aint)size && (count == 1 || extent == true_extent));
-}
-
-/* The same, asked of the MPI library; 0 if it cannot tell. */
+/* Whether count elements of the type are exactly count * size contiguous
+ * bytes from the true lower bound on, in order (then a block can be cut
+ * into byte ranges: the chain's segments, the relay's pieces); 0 if the MPI
+ * library cannot tell. */
 int ig_type_contiguous(int count, MPI_Datatype type);
 
 /* Element `index` of an array whose elements are `extent` apart: the one

@@ -1,6 +1,7 @@
 #include "call.h"
 
 #include "blocks.h"
+#include "type_order.h"
 
 #include "lifecycle.h"
 #include "log.h"
@@ -38,20 +39,16 @@ static int layout_of(MPI_Datatype type, type_layout *t)
            PMPI_Type_get_true_extent(type, &t->true_lb, &t->true_extent) == MPI_SUCCESS && t->size >= 0;
 }
 
-/* A send block that could not be received into: its elements overlap or do
- * not advance (legal to send, not to receive).  Only plans in which a sender
- * receives blocks into its own send type care (decide.c). */
-static int send_overlaps(int count, const type_layout *t)
+/* A send block that could not be received into: its elements overlap, do
+ * not advance, or read a byte twice (legal to send, not to receive; the
+ * last one has bounds like a type in order, type_order.h).  Only plans in
+ * which a sender receives blocks into its own send type care (decide.c). */
+static int send_overlaps(int count, MPI_Datatype type, const type_layout *t)
 {
     if (count == 0 || t->size == 0)
         return 0;
-    return t->extent <= 0 || t->true_extent < (MPI_Aint)t->size ||
-           (count > 1 && t->extent < t->true_extent);
-}
-
-static int contiguous(int count, const type_layout *t)
-{
-    return ig_layout_contiguous(count, t->size, t->extent, t->true_extent);
+    return t->extent <= 0 || t->true_extent < (MPI_Aint)t->size || (count > 1 && t->extent < t->true_extent) ||
+           !ig_type_in_order(type);
 }
 
 static ig_fallback check_send(ig_call *c, MPI_Comm probe)
@@ -62,8 +59,8 @@ static ig_fallback check_send(ig_call *c, MPI_Comm probe)
     if (c->scount < 0 || !type_usable(c->stype, probe) || !layout_of(c->stype, &t))
         return IG_FALLBACK_ARGUMENTS;
     c->send_bytes = (int64_t)c->scount * t.size;
-    c->send_overlaps = send_overlaps(c->scount, &t);
-    c->scattered = !contiguous(c->scount, &t);
+    c->send_overlaps = send_overlaps(c->scount, c->stype, &t);
+    c->scattered = !ig_type_contiguous(c->scount, c->stype);
     /* NULL is also MPI_BOTTOM, legal with absolute addresses: leave it to
      * the MPI library, which knows which one the program meant. */
     if (c->sbuf == NULL && c->send_bytes > 0)
@@ -96,7 +93,7 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
     if (!type_usable(c->rtype, probe) || !layout_of(c->rtype, &t))
         return IG_FALLBACK_ARGUMENTS;
     c->rtype_size = t.size;
-    c->scattered |= c->op == IG_OP_ALLGATHERV || !contiguous(c->rcount, &t);
+    c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_type_contiguous(c->rcount, c->rtype);
     c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * t.size : 0;
     if (elements > 0 && t.size > 0 && (c->rbuf == NULL || t.extent <= 0))
         return IG_FALLBACK_ARGUMENTS;

@@ -1,0 +1,181 @@
+#include "type_order.h"
+
+#include <stdlib.h>
+
+/* The end (one past the last byte) of what has been laid out so far. */
+typedef struct {
+    int any;
+    MPI_Aint end;
+} cursor;
+
+typedef struct {
+    MPI_Count size;
+    MPI_Aint extent, true_lb, true_extent;
+} layout;
+
+static int layout_of(MPI_Datatype t, layout *l)
+{
+    MPI_Aint lb;
+    return PMPI_Type_size_x(t, &l->size) == MPI_SUCCESS && PMPI_Type_get_extent(t, &lb, &l->extent) == MPI_SUCCESS &&
+           PMPI_Type_get_true_extent(t, &l->true_lb, &l->true_extent) == MPI_SUCCESS;
+}
+
+static int in_order(MPI_Datatype type, int depth);
+
+/* `n` consecutive elements of `old` (in order itself, `old_ok`) placed at
+ * byte displacement `disp`, after everything the cursor has seen.
+ * Elements of size 0 hold no bytes and never break the order. */
+static int place_run(cursor *cur, MPI_Aint disp, MPI_Aint n, const layout *old, int old_ok)
+{
+    if (n <= 0 || old->size == 0)
+        return 1;
+    if (!old_ok || (n > 1 && old->extent < old->true_extent))
+        return 0;
+    MPI_Aint start = disp + old->true_lb;
+    if (cur->any && start < cur->end)
+        return 0;
+    cur->any = 1;
+    cur->end = start + (n - 1) * old->extent + old->true_extent;
+    return 1;
+}
+
+/* The decoded arguments of one constructor (MPI_Type_get_contents). */
+typedef struct {
+    int ni, na, nt, combiner;
+    int *ints;
+    MPI_Aint *addrs;
+    MPI_Datatype *types;
+} contents;
+
+static void contents_free(contents *c)
+{
+    for (int i = 0; c->types != NULL && i < c->nt; i++) {
+        int ni, na, nt, combiner;
+        /* Predefined types come back as themselves and are not freed. */
+        if (PMPI_Type_get_envelope(c->types[i], &ni, &na, &nt, &combiner) == MPI_SUCCESS &&
+            combiner != MPI_COMBINER_NAMED)
+            PMPI_Type_free(&c->types[i]);
+    }
+    free(c->ints);
+    free(c->addrs);
+    free(c->types);
+}
+
+static int contents_of(MPI_Datatype type, contents *c)
+{
+    *c = (contents){ 0 };
+    if (PMPI_Type_get_envelope(type, &c->ni, &c->na, &c->nt, &c->combiner) != MPI_SUCCESS)
+        return 0;
+    if (c->combiner == MPI_COMBINER_NAMED)
+        return 1;
+    c->ints = malloc((size_t)(c->ni > 0 ? c->ni : 1) * sizeof *c->ints);
+    c->addrs = malloc((size_t)(c->na > 0 ? c->na : 1) * sizeof *c->addrs);
+    c->types = calloc((size_t)(c->nt > 0 ? c->nt : 1), sizeof *c->types);
+    if (c->ints == NULL || c->addrs == NULL || c->types == NULL ||
+        PMPI_Type_get_contents(type, c->ni, c->na, c->nt, c->ints, c->addrs, c->types) != MPI_SUCCESS) {
+        free(c->types); /* nothing to free inside: the call failed or never ran */
+        c->types = NULL;
+        contents_free(c);
+        return 0;
+    }
+    return 1;
+}
+
+/* Runs at displacements given in bytes (`addrs`) or in extents of the old
+ * type (`ints`), `blocklens[i]` elements each (or `blocklen` for all). */
+static int place_runs(int count, const int *blocklens, int blocklen, const int *disp_in_extents,
+                      const MPI_Aint *disp_in_bytes, MPI_Datatype old, int depth)
+{
+    layout l;
+    cursor cur = { 0, 0 };
+    if (!layout_of(old, &l))
+        return 0;
+    int old_ok = in_order(old, depth + 1);
+    for (int i = 0; i < count; i++) {
+        MPI_Aint disp = disp_in_bytes != NULL ? disp_in_bytes[i] : (MPI_Aint)disp_in_extents[i] * l.extent;
+        if (!place_run(&cur, disp, blocklens != NULL ? blocklens[i] : blocklen, &l, old_ok))
+            return 0;
+    }
+    return 1;
+}
+
+/* count blocks of blocklen elements, stride bytes apart. */
+static int vector_in_order(int count, int blocklen, MPI_Aint stride, MPI_Datatype old, int depth)
+{
+    layout l;
+    cursor cur = { 0, 0 };
+    if (!layout_of(old, &l))
+        return 0;
+    int old_ok = in_order(old, depth + 1);
+    /* The first two blocks decide: every later one repeats their spacing. */
+    for (int i = 0; i < count && i < 2; i++)
+        if (!place_run(&cur, (MPI_Aint)i * stride, blocklen, &l, old_ok))
+            return 0;
+    return 1;
+}
+
+static int struct_in_order(const contents *c, int depth)
+{
+    cursor cur = { 0, 0 };
+    for (int i = 0; i < c->ints[0]; i++) {
+        layout l;
+        if (!layout_of(c->types[i], &l) ||
+            !place_run(&cur, c->addrs[i], c->ints[1 + i], &l, l.size == 0 || in_order(c->types[i], depth + 1)))
+            return 0;
+    }
+    return 1;
+}
+
+static int decoded_in_order(const contents *c, int depth)
+{
+    const int *in = c->ints;
+    switch (c->combiner) {
+    case MPI_COMBINER_DUP:
+    case MPI_COMBINER_RESIZED: /* bounds move, the type map does not */
+        return in_order(c->types[0], depth + 1);
+    case MPI_COMBINER_CONTIGUOUS:
+        return place_runs(1, NULL, in[0], (const int[]){ 0 }, NULL, c->types[0], depth);
+    case MPI_COMBINER_VECTOR: {
+        layout l;
+        return layout_of(c->types[0], &l) && vector_in_order(in[0], in[1], (MPI_Aint)in[2] * l.extent, c->types[0], depth);
+    }
+    case MPI_COMBINER_HVECTOR:
+        return vector_in_order(in[0], in[1], c->addrs[0], c->types[0], depth);
+    case MPI_COMBINER_INDEXED:
+        return place_runs(in[0], in + 1, 0, in + 1 + in[0], NULL, c->types[0], depth);
+    case MPI_COMBINER_HINDEXED:
+        return place_runs(in[0], in + 1, 0, NULL, c->addrs, c->types[0], depth);
+    case MPI_COMBINER_INDEXED_BLOCK:
+        return place_runs(in[0], NULL, in[1], in + 2, NULL, c->types[0], depth);
+    case MPI_COMBINER_HINDEXED_BLOCK:
+        return place_runs(in[0], NULL, in[1], NULL, c->addrs, c->types[0], depth);
+    case MPI_COMBINER_STRUCT:
+        return struct_in_order(c, depth);
+    case MPI_COMBINER_F90_REAL:
+    case MPI_COMBINER_F90_COMPLEX:
+    case MPI_COMBINER_F90_INTEGER: /* predefined numbers, one element each */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Deeper nesting than any program builds is answered "cannot tell". */
+#define MAX_DEPTH 64
+
+static int in_order(MPI_Datatype type, int depth)
+{
+    contents c;
+    if (depth > MAX_DEPTH || !contents_of(type, &c))
+        return 0;
+    if (c.combiner == MPI_COMBINER_NAMED)
+        return 1; /* a predefined type: one element, or a pair in order */
+    int ok = decoded_in_order(&c, depth);
+    contents_free(&c);
+    return ok;
+}
+
+int ig_type_in_order(MPI_Datatype type)
+{
+    return in_order(type, 0);
+}

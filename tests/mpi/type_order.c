@@ -1,0 +1,90 @@
+/*
+ * Datatypes whose bounds look like plain arrays but whose type maps are not
+ * in memory order: two ints listed in reverse (size 8, true extent 8, like
+ * two ints), and one int read twice and the next one skipped (size 12, true
+ * extent 12, like three ints; legal to send from, not to receive into).
+ * Moved as raw bytes (the relay's pieces, the chain's segments) or received
+ * into (the join plan's extra senders), they gave other bytes than MPI
+ * delivers.  Every call is compared byte for byte with PMPI_Allgather.
+ * usage: type_order SPLITS ELEMENTS   (test_for_each_split's SPLITS; each
+ * block ELEMENTS elements of the types above)
+ */
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static MPI_Datatype reversed, repeating, three_ints;
+static int elements;
+static int calls;
+
+static void commit_types(void)
+{
+    int backwards[2] = { 1, 0 }, twice[3] = { 0, 0, 2 };
+    MPI_Type_create_indexed_block(2, 1, backwards, MPI_INT, &reversed);
+    MPI_Type_create_indexed_block(3, 1, twice, MPI_INT, &repeating);
+    MPI_Type_contiguous(3, MPI_INT, &three_ints);
+    MPI_Type_commit(&reversed);
+    MPI_Type_commit(&repeating);
+    MPI_Type_commit(&three_ints);
+}
+
+/* One call through the library and the same through PMPI, compared. */
+static void compare(MPI_Comm inter, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype, const char *what)
+{
+    int rsize;
+    MPI_Comm_remote_size(inter, &rsize);
+    test_buffers b;
+    test_buffers_open(&b, test_span(stype, scount), test_span(rtype, (MPI_Aint)rcount * rsize), 7);
+    MPI_Allgather(b.sbuf, scount, stype, b.got, rcount, rtype, inter);
+    PMPI_Allgather(b.sbuf, scount, stype, b.expected, rcount, rtype, inter);
+    test_buffers_check(&b, what);
+    test_buffers_close(&b);
+    calls++;
+}
+
+static void run_split(MPI_Comm inter, int is_left, const char *split, void *arg)
+{
+    (void)arg;
+    char what[160];
+    int n = elements, rank, size;
+    MPI_Comm_rank(inter, &rank);
+    MPI_Comm_size(inter, &size);
+    snprintf(what, sizeof what, "%s send reversed, receive ints", split);
+    compare(inter, is_left ? n : 0, reversed, is_left ? 0 : 2 * n, MPI_INT, what);
+    snprintf(what, sizeof what, "%s send ints, receive reversed", split);
+    compare(inter, is_left ? 2 * n : 0, MPI_INT, is_left ? 0 : n, reversed, what);
+    snprintf(what, sizeof what, "%s send an int twice, receive ints", split);
+    compare(inter, is_left ? n : 0, repeating, is_left ? 0 : n, three_ints, what);
+    /* One sender alone with the repeating type, its group with plain ints:
+     * the join plan has extra senders receive others' blocks into their own
+     * send type.  The last sender, not the first: Open MPI's root gathering
+     * receives its group's blocks into the first one's send type, and with
+     * this one native itself would alter them. */
+    snprintf(what, sizeof what, "%s one sender's int twice, the others' ints", split);
+    int odd_one = is_left && rank == size - 1;
+    compare(inter, is_left ? (odd_one ? n : 3 * n) : 0, odd_one ? repeating : MPI_INT, is_left ? 0 : 3 * n, MPI_INT,
+            what);
+    snprintf(what, sizeof what, "%s both groups reversed", split);
+    compare(inter, n, reversed, n, reversed, what);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    if (argc < 3)
+        TEST_FAIL("usage: type_order SPLITS ELEMENTS");
+    elements = atoi(argv[2]);
+    commit_types();
+    test_for_each_split(argv[1], run_split, NULL);
+    int rank, total = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Reduce(&calls, &total, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Type_free(&reversed);
+    MPI_Type_free(&repeating);
+    MPI_Type_free(&three_ints);
+    if (rank == 0)
+        printf("expect served moved=%d\nPASS type_order\n", total);
+    MPI_Finalize();
+    return 0;
+}
