@@ -7,6 +7,10 @@
 # default.  Those plans must not run on such blocks: the call's agreed
 # shape marks them scattered (src/type_order.c).
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
+# The answers themselves, for a table of types in and out of order.
+ig_launch 1 -- "$TESTS_BIN/type_order_map"
+expect_pass type_order_map
+echo "ok $(grep '^PASS' "$IG_OUT")"
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1
 # 2+3: p < q (the relay's case); 3+2: p > q (the join plan's).  Small blocks,
 # and blocks of 800 KiB and more, which the chain cuts into segments.
