@@ -47,13 +47,20 @@ typedef struct {
     MPI_Datatype *types;
 } contents;
 
+/* Predefined types come back as themselves and must not be freed; so do
+ * the MPI_Type_create_f90_* types, which MPI counts as predefined although
+ * their combiner is not MPI_COMBINER_NAMED. */
+static int predefined(int combiner)
+{
+    return combiner == MPI_COMBINER_NAMED || combiner == MPI_COMBINER_F90_REAL ||
+           combiner == MPI_COMBINER_F90_COMPLEX || combiner == MPI_COMBINER_F90_INTEGER;
+}
+
 static void contents_free(contents *c)
 {
     for (int i = 0; c->types != NULL && i < c->nt; i++) {
         int ni, na, nt, combiner;
-        /* Predefined types come back as themselves and are not freed. */
-        if (PMPI_Type_get_envelope(c->types[i], &ni, &na, &nt, &combiner) == MPI_SUCCESS &&
-            combiner != MPI_COMBINER_NAMED)
+        if (PMPI_Type_get_envelope(c->types[i], &ni, &na, &nt, &combiner) == MPI_SUCCESS && !predefined(combiner))
             PMPI_Type_free(&c->types[i]);
     }
     free(c->ints);

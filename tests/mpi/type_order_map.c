@@ -63,7 +63,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     const int backwards[2] = { 1, 0 }, twice[3] = { 0, 0, 2 }, gapped[2] = { 0, 2 };
     MPI_Datatype reversed = indexed_block(2, backwards, MPI_INT);
-    MPI_Datatype pair = two_ints_at(0, 4), half_int_apart = resized(MPI_INT, 0, 2);
+    MPI_Datatype pair = two_ints_at(0, 4), half_int_apart = resized(MPI_INT, 0, 2), f90_real, f90_integer, dup;
+    /* Predefined, though not MPI_COMBINER_NAMED: decoding a type built on
+     * one must not free it (MPI aborts the program). */
+    MPI_Type_create_f90_real(6, 30, &f90_real);
+    MPI_Type_create_f90_integer(9, &f90_integer);
+    MPI_Type_dup(f90_integer, &dup);
     case_t cases[] = {
         { "MPI_INT", MPI_INT, 1 },
         { "MPI_SHORT_INT (a pair, a gap inside)", MPI_SHORT_INT, 1 },
@@ -82,6 +87,8 @@ int main(int argc, char **argv)
         { "contiguous(2, resized(INT, 0, 2)) (elements overlap)", contiguous(2, half_int_apart), 0 },
         { "resized(indexed_block {1,0}, -8, 16)", resized(reversed, -8, 16), 0 },
         { "resized(INT, -8, 16)", resized(MPI_INT, -8, 16), 1 },
+        { "contiguous(2, f90_real(6,30))", contiguous(2, f90_real), 1 },
+        { "dup(f90_integer(9))", committed(dup), 1 },
     };
     int failed = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
