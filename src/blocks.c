@@ -21,22 +21,12 @@ int ig_block_make(int count, MPI_Datatype elem, ig_block *b)
     return rc;
 }
 
-/* The bounds rule out gaps (the data fill the true extent) and, for several
- * elements, spacing other than back to back; the type map's order
- * (type_order.h) rules out bytes read twice or out of order, which have the
- * same bounds. */
 int ig_type_contiguous(int count, MPI_Datatype type)
 {
-    MPI_Count size;
-    MPI_Aint lb, extent, true_lb, true_extent;
+    ig_type_layout l;
     if (count == 0)
         return 1;
-    if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
-        PMPI_Type_get_true_extent(type, &true_lb, &true_extent) != MPI_SUCCESS)
-        return 0;
-    if (size == 0)
-        return 1;
-    return true_extent == (MPI_Aint)size && (count == 1 || extent == true_extent) && ig_type_in_order(type);
+    return ig_type_layout_of(type, &l) && ig_layout_contiguous(count, &l, ig_type_in_order(type));
 }
 
 void ig_block_free(ig_block *b)

@@ -1,6 +1,5 @@
 #include "call.h"
 
-#include "blocks.h"
 #include "type_order.h"
 
 #include "lifecycle.h"
@@ -27,40 +26,29 @@ static int type_usable(MPI_Datatype type, MPI_Comm probe)
     return PMPI_Pack(out, 0, type, out, (int)sizeof out, &position, probe) == MPI_SUCCESS;
 }
 
-typedef struct {
-    MPI_Count size;
-    MPI_Aint lb, extent, true_lb, true_extent;
-} type_layout;
-
-static int layout_of(MPI_Datatype type, type_layout *t)
-{
-    return PMPI_Type_size_x(type, &t->size) == MPI_SUCCESS &&
-           PMPI_Type_get_extent(type, &t->lb, &t->extent) == MPI_SUCCESS &&
-           PMPI_Type_get_true_extent(type, &t->true_lb, &t->true_extent) == MPI_SUCCESS && t->size >= 0;
-}
-
 /* A send block that could not be received into: its elements overlap, do
  * not advance, or read a byte twice (legal to send, not to receive; the
  * last one has bounds like a type in order, type_order.h).  Only plans in
  * which a sender receives blocks into its own send type care (decide.c). */
-static int send_overlaps(int count, MPI_Datatype type, const type_layout *t)
+static int send_overlaps(int count, const ig_type_layout *t, int in_order)
 {
     if (count == 0 || t->size == 0)
         return 0;
     return t->extent <= 0 || t->true_extent < (MPI_Aint)t->size || (count > 1 && t->extent < t->true_extent) ||
-           !ig_type_in_order(type);
+           !in_order;
 }
 
 static ig_fallback check_send(ig_call *c, MPI_Comm probe)
 {
-    type_layout t;
+    ig_type_layout t;
     if (c->sbuf == MPI_IN_PLACE)
         return IG_FALLBACK_IN_PLACE;
-    if (c->scount < 0 || !type_usable(c->stype, probe) || !layout_of(c->stype, &t))
+    if (c->scount < 0 || !type_usable(c->stype, probe) || !ig_type_layout_of(c->stype, &t))
         return IG_FALLBACK_ARGUMENTS;
+    int in_order = ig_type_in_order(c->stype);
     c->send_bytes = (int64_t)c->scount * t.size;
-    c->send_overlaps = send_overlaps(c->scount, c->stype, &t);
-    c->scattered = !ig_type_contiguous(c->scount, c->stype);
+    c->send_overlaps = send_overlaps(c->scount, &t, in_order);
+    c->scattered = !ig_layout_contiguous(c->scount, &t, in_order);
     /* NULL is also MPI_BOTTOM, legal with absolute addresses: leave it to
      * the MPI library, which knows which one the program meant. */
     if (c->sbuf == NULL && c->send_bytes > 0)
@@ -73,7 +61,7 @@ static ig_fallback check_send(ig_call *c, MPI_Comm probe)
  * other) is left to the MPI library: jointly, through the agreement. */
 static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
 {
-    type_layout t;
+    ig_type_layout t;
     int64_t elements = 0;
     if (c->rbuf == MPI_IN_PLACE)
         return IG_FALLBACK_IN_PLACE;
@@ -90,10 +78,10 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
             elements += c->rcounts[i];
         }
     }
-    if (!type_usable(c->rtype, probe) || !layout_of(c->rtype, &t))
+    if (!type_usable(c->rtype, probe) || !ig_type_layout_of(c->rtype, &t))
         return IG_FALLBACK_ARGUMENTS;
     c->rtype_size = t.size;
-    c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_type_contiguous(c->rcount, c->rtype);
+    c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_layout_contiguous(c->rcount, &t, ig_type_in_order(c->rtype));
     c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * t.size : 0;
     if (elements > 0 && t.size > 0 && (c->rbuf == NULL || t.extent <= 0))
         return IG_FALLBACK_ARGUMENTS;

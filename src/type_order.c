@@ -8,16 +8,11 @@ typedef struct {
     MPI_Aint end;
 } cursor;
 
-typedef struct {
-    MPI_Count size;
-    MPI_Aint extent, true_lb, true_extent;
-} layout;
-
-static int layout_of(MPI_Datatype t, layout *l)
+int ig_type_layout_of(MPI_Datatype type, ig_type_layout *l)
 {
-    MPI_Aint lb;
-    return PMPI_Type_size_x(t, &l->size) == MPI_SUCCESS && PMPI_Type_get_extent(t, &lb, &l->extent) == MPI_SUCCESS &&
-           PMPI_Type_get_true_extent(t, &l->true_lb, &l->true_extent) == MPI_SUCCESS;
+    return PMPI_Type_size_x(type, &l->size) == MPI_SUCCESS &&
+           PMPI_Type_get_extent(type, &l->lb, &l->extent) == MPI_SUCCESS &&
+           PMPI_Type_get_true_extent(type, &l->true_lb, &l->true_extent) == MPI_SUCCESS && l->size >= 0;
 }
 
 static int in_order(MPI_Datatype type, int depth);
@@ -25,7 +20,7 @@ static int in_order(MPI_Datatype type, int depth);
 /* `n` consecutive elements of `old` (in order itself, `old_ok`) placed at
  * byte displacement `disp`, after everything the cursor has seen.
  * Elements of size 0 hold no bytes and never break the order. */
-static int place_run(cursor *cur, MPI_Aint disp, MPI_Aint n, const layout *old, int old_ok)
+static int place_run(cursor *cur, MPI_Aint disp, MPI_Aint n, const ig_type_layout *old, int old_ok)
 {
     if (n <= 0 || old->size == 0)
         return 1;
@@ -93,9 +88,9 @@ static int contents_of(MPI_Datatype type, contents *c)
 static int place_runs(int count, const int *blocklens, int blocklen, const int *disp_in_extents,
                       const MPI_Aint *disp_in_bytes, MPI_Datatype old, int depth)
 {
-    layout l;
+    ig_type_layout l;
     cursor cur = { 0, 0 };
-    if (!layout_of(old, &l))
+    if (!ig_type_layout_of(old, &l))
         return 0;
     int old_ok = in_order(old, depth + 1);
     for (int i = 0; i < count; i++) {
@@ -106,17 +101,20 @@ static int place_runs(int count, const int *blocklens, int blocklen, const int *
     return 1;
 }
 
-/* count blocks of blocklen elements, stride bytes apart. */
-static int vector_in_order(int count, int blocklen, MPI_Aint stride, MPI_Datatype old, int depth)
+/* count blocks of blocklen elements, `stride` apart: in bytes, or in
+ * extents of the old type (`stride_in_extents`). */
+static int vector_in_order(int count, int blocklen, MPI_Aint stride, int stride_in_extents, MPI_Datatype old,
+                           int depth)
 {
-    layout l;
+    ig_type_layout l;
     cursor cur = { 0, 0 };
-    if (!layout_of(old, &l))
+    if (!ig_type_layout_of(old, &l))
         return 0;
     int old_ok = in_order(old, depth + 1);
+    MPI_Aint stride_bytes = stride_in_extents ? stride * l.extent : stride;
     /* The first two blocks decide: every later one repeats their spacing. */
     for (int i = 0; i < count && i < 2; i++)
-        if (!place_run(&cur, (MPI_Aint)i * stride, blocklen, &l, old_ok))
+        if (!place_run(&cur, (MPI_Aint)i * stride_bytes, blocklen, &l, old_ok))
             return 0;
     return 1;
 }
@@ -125,8 +123,8 @@ static int struct_in_order(const contents *c, int depth)
 {
     cursor cur = { 0, 0 };
     for (int i = 0; i < c->ints[0]; i++) {
-        layout l;
-        if (!layout_of(c->types[i], &l) ||
+        ig_type_layout l;
+        if (!ig_type_layout_of(c->types[i], &l) ||
             !place_run(&cur, c->addrs[i], c->ints[1 + i], &l, l.size == 0 || in_order(c->types[i], depth + 1)))
             return 0;
     }
@@ -142,12 +140,10 @@ static int decoded_in_order(const contents *c, int depth)
         return in_order(c->types[0], depth + 1);
     case MPI_COMBINER_CONTIGUOUS:
         return place_runs(1, NULL, in[0], (const int[]){ 0 }, NULL, c->types[0], depth);
-    case MPI_COMBINER_VECTOR: {
-        layout l;
-        return layout_of(c->types[0], &l) && vector_in_order(in[0], in[1], (MPI_Aint)in[2] * l.extent, c->types[0], depth);
-    }
+    case MPI_COMBINER_VECTOR:
+        return vector_in_order(in[0], in[1], in[2], 1, c->types[0], depth);
     case MPI_COMBINER_HVECTOR:
-        return vector_in_order(in[0], in[1], c->addrs[0], c->types[0], depth);
+        return vector_in_order(in[0], in[1], c->addrs[0], 0, c->types[0], depth);
     case MPI_COMBINER_INDEXED:
         return place_runs(in[0], in + 1, 0, in + 1 + in[0], NULL, c->types[0], depth);
     case MPI_COMBINER_HINDEXED:
