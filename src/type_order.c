@@ -68,8 +68,8 @@ static int contents_of(MPI_Datatype type, contents *c)
     *c = (contents){ 0 };
     if (PMPI_Type_get_envelope(type, &c->ni, &c->na, &c->nt, &c->combiner) != MPI_SUCCESS)
         return 0;
-    if (c->combiner == MPI_COMBINER_NAMED)
-        return 1;
+    if (predefined(c->combiner))
+        return 1; /* nothing to decode, nothing to free */
     c->ints = malloc((size_t)(c->ni > 0 ? c->ni : 1) * sizeof *c->ints);
     c->addrs = malloc((size_t)(c->na > 0 ? c->na : 1) * sizeof *c->addrs);
     c->types = calloc((size_t)(c->nt > 0 ? c->nt : 1), sizeof *c->types);
@@ -154,10 +154,6 @@ static int decoded_in_order(const contents *c, int depth)
         return place_runs(in[0], NULL, in[1], NULL, c->addrs, c->types[0], depth);
     case MPI_COMBINER_STRUCT:
         return struct_in_order(c, depth);
-    case MPI_COMBINER_F90_REAL:
-    case MPI_COMBINER_F90_COMPLEX:
-    case MPI_COMBINER_F90_INTEGER: /* predefined numbers, one element each */
-        return 1;
     default:
         return 0;
     }
@@ -171,8 +167,8 @@ static int in_order(MPI_Datatype type, int depth)
     contents c;
     if (depth > MAX_DEPTH || !contents_of(type, &c))
         return 0;
-    if (c.combiner == MPI_COMBINER_NAMED)
-        return 1; /* a predefined type: one element, or a pair in order */
+    if (predefined(c.combiner))
+        return 1; /* one element (a number of a chosen kind for F90), or a pair in order */
     int ok = decoded_in_order(&c, depth);
     contents_free(&c);
     return ok;

@@ -1,8 +1,9 @@
 /*
- * 200 inter-communicators created, used (both directions) and freed in a
- * loop.  intergather's internal communicators must be freed with each of
- * them: the test script checks the verbose summary reports none alive and a
- * small peak, independent of the number of iterations.
+ * Inter-communicators created, used (both directions) and freed in a loop
+ * (usage: comm_churn [ITERATIONS], default 200).  intergather's internal
+ * communicators must be freed with each of them: the test script checks the
+ * verbose summary reports none alive and a small peak, independent of the
+ * number of iterations.
  */
 #include "testlib.h"
 
@@ -10,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ITERATIONS 200
 #define COUNT 4096
 
 int main(int argc, char **argv)
@@ -19,8 +19,9 @@ int main(int argc, char **argv)
     int wrank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int iterations = argc > 1 ? atoi(argv[1]) : 200;
     long moved = 0;
-    for (int it = 0; it < ITERATIONS; it++) {
+    for (int it = 0; it < iterations; it++) {
         int is_left, rsize;
         MPI_Comm inter = test_intercomm(1 + it % (size - 1), &is_left);
         MPI_Comm_remote_size(inter, &rsize);
