@@ -1,0 +1,27 @@
+#!/bin/bash
+# A manager job and the worker jobs it spawns (MPI_Comm_spawn): their
+# inter-communicator joins two MPI_COMM_WORLDs.  Every call against native,
+# MPI_Comm_disconnect, a second spawn; under the default decision, the ring
+# topology and the fully connected algorithm forced.  The workers inherit
+# the shim and the settings from the launcher, as users' jobs do, and each
+# job's summary must show it served every call and kept no communicator.
+. "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
+export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1
+rounds=2
+for setting in default INTERGATHER_TOPOLOGY=ring INTERGATHER_ALGORITHM=fc; do
+    served=fully-connected
+    [ "$setting" != INTERGATHER_TOPOLOGY=ring ] || served=ring
+    # shellcheck disable=SC2163
+    [ "$setting" = default ] || export "$setting"
+    run_preloaded 2 "$TESTS_BIN/spawn" 3
+    expect_pass spawn
+    # One summary per job: the manager's and one per spawn.
+    jobs=$(grep -c 'intergather: summary (world rank 0)' "$IG_OUT" || true)
+    [ "$jobs" -eq $((rounds + 1)) ] || { echo "expected $((rounds + 1)) job summaries, got $jobs" >&2; cat "$IG_OUT" >&2; exit 1; }
+    # Each call is served once on each side: the manager's calls, and the
+    # workers' as many again.
+    expect_total "$served" -eq $((2 * $(expected_moved)))
+    expect_total live -eq 0
+    echo "ok $setting: $(expected_moved) calls a side, $rounds spawns"
+    [ "$setting" = default ] || unset "${setting%%=*}"
+done
