@@ -4,7 +4,7 @@
 typedef int (*algorithm_fn)(ig_pair *, const ig_xfer *, const ig_step *);
 
 static const algorithm_fn functions[IG_ALG_COUNT] = {
-#define IG_ALGORITHM(id, name, supports, function) [IG_ALG_##id] = function,
+#define IG_ALGORITHM(id, name, function) [IG_ALG_##id] = function,
 #include "algorithms.def"
 #undef IG_ALGORITHM
 };

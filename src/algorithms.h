@@ -19,13 +19,11 @@
 #include <stdint.h>
 
 typedef enum {
-#define IG_ALGORITHM(id, name, supports, function) IG_ALG_##id,
+#define IG_ALGORITHM(id, name, function) IG_ALG_##id,
 #include "algorithms.def"
 #undef IG_ALGORITHM
     IG_ALG_COUNT
 } ig_algorithm;
-
-enum { IG_HALF = 1, IG_FULL = 2, IG_FOR_FC = 4, IG_FOR_RING = 8 };
 
 /* Everything an algorithm needs beyond the call's buffers. */
 typedef struct {
@@ -52,7 +50,6 @@ static inline int ig_step_local_first(const ig_step *step, int group)
 
 typedef struct {
     const char *name;
-    int supports;
 } ig_algorithm_info;
 
 const ig_algorithm_info *ig_algorithm_info_of(ig_algorithm a);
@@ -61,7 +58,7 @@ const ig_algorithm_info *ig_algorithm_info_of(ig_algorithm a);
 #include "pair.h"
 #include "xfer.h"
 
-#define IG_ALGORITHM(id, name, supports, function) int function(ig_pair *pair, const ig_xfer *x, const ig_step *step);
+#define IG_ALGORITHM(id, name, function) int function(ig_pair *pair, const ig_xfer *x, const ig_step *step);
 #include "algorithms.def"
 #undef IG_ALGORITHM
 

@@ -5,6 +5,7 @@
 #include "algorithms.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,17 @@ void ig_settings_defaults(ig_settings *s)
     s->shm_measure = 0;
 }
 
+/* "auto, native or an algorithm: " and the table's names, for the warning
+ * (from the table, so that a new row is listed). */
+static const char *algorithm_choices(char *buf, size_t size)
+{
+    int len = snprintf(buf, size, "auto, native or an algorithm:");
+    for (int a = 0; a < IG_ALG_COUNT && len >= 0 && (size_t)len < size; a++)
+        len += snprintf(buf + len, size - (size_t)len, "%s %s", a > 0 ? "," : "",
+                        ig_algorithm_info_of((ig_algorithm)a)->name);
+    return buf;
+}
+
 void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
 {
     ig_settings_defaults(s);
@@ -264,8 +276,10 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
         warn(IG_ENV_GROUP_ALLGATHER, v, "auto, mpi or ring");
     if (ig_setting_is_set(v = lookup(IG_ENV_MANY_SENDERS)) && ig_parse_many_senders(v, &s->many_senders) != 0)
         warn(IG_ENV_MANY_SENDERS, v, "spread or join");
-    if (ig_setting_is_set(v = lookup(IG_ENV_ALGORITHM)) && ig_parse_algorithm(v, &s->algorithm) != 0)
-        warn(IG_ENV_ALGORITHM, v, "auto, native or an algorithm: direct, fc, spread, chain, full-duplex, ring");
+    if (ig_setting_is_set(v = lookup(IG_ENV_ALGORITHM)) && ig_parse_algorithm(v, &s->algorithm) != 0) {
+        char choices[160];
+        warn(IG_ENV_ALGORITHM, v, algorithm_choices(choices, sizeof choices));
+    }
     if (ig_setting_is_set(v = lookup(IG_ENV_NET_MODEL)) &&
         ig_parse_model_or_measure(v, &s->net_measure, &s->net_model) != 0)
         warn(IG_ENV_NET_MODEL, v, "measure, or ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=5e-6,tw=1e-10,to=1e-6");

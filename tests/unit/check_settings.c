@@ -232,12 +232,13 @@ static const char *fake_env[FAKE_VARS][2];
 static int warnings;
 static char last_warned[64];
 static char all_warned[512]; /* every warned name, each followed by a blank */
+static char algorithm_expected[256]; /* what the INTERGATHER_ALGORITHM warning said it expects */
 
 static void fake_reset(void)
 {
     memset(fake_env, 0, sizeof fake_env);
     warnings = 0;
-    last_warned[0] = all_warned[0] = '\0';
+    last_warned[0] = all_warned[0] = algorithm_expected[0] = '\0';
 }
 
 static void fake_set(const char *name, const char *value)
@@ -263,6 +264,8 @@ static void fake_warn(const char *name, const char *value, const char *expected)
     snprintf(last_warned, sizeof last_warned, "%s", name);
     size_t len = strlen(all_warned);
     snprintf(all_warned + len, sizeof all_warned - len, "%s ", name);
+    if (strcmp(name, IG_ENV_ALGORITHM) == 0)
+        snprintf(algorithm_expected, sizeof algorithm_expected, "%s", expected);
 }
 
 START_TEST(load_defaults_when_unset)
@@ -323,6 +326,11 @@ START_TEST(load_algorithm_and_models)
     ig_settings_load(&s, fake_lookup, fake_warn);
     ck_assert_int_eq(warnings, 3);
     ck_assert_str_eq(all_warned, IG_ENV_ALGORITHM " " IG_ENV_NET_MODEL " " IG_ENV_SHM_MODEL " ");
+    /* The warning lists every value the parser takes (relay was missing). */
+    for (int a = 0; a < IG_ALG_COUNT; a++)
+        ck_assert_msg(strstr(algorithm_expected, ig_algorithm_info_of((ig_algorithm)a)->name) != NULL,
+                      "the warning '%s' does not list %s", algorithm_expected, ig_algorithm_info_of((ig_algorithm)a)->name);
+    ck_assert(strstr(algorithm_expected, "auto") != NULL && strstr(algorithm_expected, "native") != NULL);
     ck_assert_int_eq(s.algorithm, IG_ALGORITHM_AUTO);
     ck_assert(same_model(&s.net_model, &ig_cost_default));
     ck_assert(same_model(&s.shm_model, &ig_cost_shared_memory));
