@@ -14,8 +14,9 @@
  * broadcast tree also leaves links idle); the chain is meant to close that
  * gap at large blocks.  Measured so far it does not: in SimGrid (the
  * paper's 256-process panels) it was 2.3-6.9x slower than fc once blocks
- * were segmented, and it has not been measured on the emulated cluster
- * (docs/simulation.md); the cost model rarely picks it.
+ * were segmented (docs/simulation.md), and on the emulated cluster 1.5-1.8x
+ * slower than fc at 1 and 4 MiB with 4+12 (docs/performance.md); the
+ * decision runs it only when forced (decide.c).
  *
  * Order: on every link both ends walk the same list -- for each segment
  * index, the blocks by their distance from their owner -- so messages match

@@ -1,6 +1,8 @@
 /*
- * Settings: every environment variable intergather reads is named here, once,
- * and documented in the README's configuration table.
+ * Settings: every INTERGATHER_* environment variable is named here, once,
+ * and documented in the README's configuration table.  (The only others
+ * the library reads are the launchers' rank variables, so that a foreign
+ * MPI's warning is printed once per job: mpi_identity.c.)
  *
  * Parsing (settings_parse.c) is pure C so it is unit-tested without MPI; the
  * runtime side (settings.c) reads the environment once per process.
