@@ -15,7 +15,7 @@ typedef enum {
     IG_FALLBACK_IN_PLACE,       /* MPI_IN_PLACE: not valid on inter-comms, native errs */
     IG_FALLBACK_ARGUMENTS,      /* counts, types, buffers or layouts left to the MPI library */
     IG_FALLBACK_SMALL,          /* below INTERGATHER_MIN_BYTES */
-    IG_FALLBACK_DISABLED,       /* INTERGATHER_TOPOLOGY=native */
+    IG_FALLBACK_DISABLED,       /* INTERGATHER_TOPOLOGY or INTERGATHER_ALGORITHM=native */
     IG_FALLBACK_SETTINGS_DIFFER,/* processes of the communicator disagree on settings */
     IG_FALLBACK_MODEL,          /* the cost model predicts the MPI library faster */
     IG_FALLBACK_COUNT
