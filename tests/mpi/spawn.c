@@ -23,25 +23,10 @@
 static const int counts[] = { 1, 1000, 20000 };
 static const int types[] = { TEST_INT, TEST_VECTOR };
 
-/* One MPI_Allgather: the manager's side sends mcount elements a process,
- * the workers' side wcount (0: that side only receives). */
+/* One MPI_Allgather against native; the manager's job is the left group. */
 static void allgather_case(MPI_Comm inter, int is_manager, int type_id, int mcount, int wcount, long *moved)
 {
-    MPI_Datatype type = test_type(type_id);
-    int remote, wrank, scount = is_manager ? mcount : wcount, rcount = is_manager ? wcount : mcount;
-    MPI_Comm_remote_size(inter, &remote);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    test_buffers b;
-    test_buffers_open(&b, test_span(type, scount), test_span(type, (MPI_Aint)rcount * remote) + 64,
-                      (unsigned)(wrank * 131 + scount + 7 * is_manager));
-    if (PMPI_Allgather(b.sbuf, scount, type, b.expected, rcount, type, inter) != MPI_SUCCESS ||
-        MPI_Allgather(b.sbuf, scount, type, b.got, rcount, type, inter) != MPI_SUCCESS)
-        TEST_FAIL("an allgather failed");
-    char what[128];
-    snprintf(what, sizeof what, "allgather, manager sends %d, workers send %d x %s", mcount, wcount,
-             test_type_name(type_id));
-    test_buffers_check(&b, what);
-    test_buffers_close(&b);
+    test_allgather_against_native(inter, is_manager, type_id, mcount, wcount);
     (*moved)++;
 }
 

@@ -219,3 +219,22 @@ void test_buffers_close(test_buffers *b)
     free(b->expected);
     free(b->got);
 }
+
+void test_allgather_against_native(MPI_Comm inter, int is_left, int type_id, int left_count, int right_count)
+{
+    MPI_Datatype type = test_type(type_id);
+    int remote, wrank, scount = is_left ? left_count : right_count, rcount = is_left ? right_count : left_count;
+    MPI_Comm_remote_size(inter, &remote);
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    test_buffers b;
+    test_buffers_open(&b, test_span(type, scount), test_span(type, (MPI_Aint)rcount * remote) + 64,
+                      (unsigned)(wrank * 131 + scount + 7 * is_left));
+    if (PMPI_Allgather(b.sbuf, scount, type, b.expected, rcount, type, inter) != MPI_SUCCESS ||
+        MPI_Allgather(b.sbuf, scount, type, b.got, rcount, type, inter) != MPI_SUCCESS)
+        TEST_FAIL("an allgather failed");
+    char what[128];
+    snprintf(what, sizeof what, "allgather, left sends %d, right sends %d x %s", left_count, right_count,
+             test_type_name(type_id));
+    test_buffers_check(&b, what);
+    test_buffers_close(&b);
+}

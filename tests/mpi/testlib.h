@@ -59,4 +59,10 @@ void test_buffers_open(test_buffers *b, size_t sspan, size_t rspan, unsigned see
 void test_buffers_check(const test_buffers *b, const char *what);
 void test_buffers_close(test_buffers *b);
 
+/* One MPI_Allgather on `inter`, compared byte for byte with PMPI_Allgather
+ * on the same communicator: each process of the left group sends
+ * left_count elements of test_type(type_id), of the right group
+ * right_count (0: that group only receives). */
+void test_allgather_against_native(MPI_Comm inter, int is_left, int type_id, int left_count, int right_count);
+
 #endif
