@@ -12,7 +12,7 @@ for name in $names; do
     grep -q "^| \`$name\` | \`src/algo_" "$top/README" || { echo "README: no row for \`$name\` in the table of algorithms" >&2; status=1; }
     grep -q "^| \`INTERGATHER_ALGORITHM\`.*\`$name\`" "$top/README" || { echo "README: INTERGATHER_ALGORITHM does not list $name" >&2; status=1; }
     man_name=$(echo "$name" | sed 's/-/\\\\-/g')
-    grep -q "^.BR $man_name" "$top/man/intergather.7" || { echo "man page: INTERGATHER_ALGORITHM does not list $name" >&2; status=1; }
+    sed -n '/^\.B INTERGATHER_ALGORITHM$/,/^\.TP/p' "$top/man/intergather.7" | grep -q "^\.BR $man_name " || { echo "man page: INTERGATHER_ALGORITHM does not list $name" >&2; status=1; }
     [ -f "$top/src/algo_$(echo "$name" | tr - _).c" ] || { echo "no src/algo_$(echo "$name" | tr - _).c for $name" >&2; status=1; }
 done
 [ $status = 0 ] && echo "ok: $(echo $names | wc -w) algorithms, each with its file and documented"

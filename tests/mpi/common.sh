@@ -153,7 +153,7 @@ summary_value() {
 # (INTERGATHER_VERBOSE=2 prints one per process).
 summary_total() {
     grep 'intergather: summary (world rank' "$IG_OUT" |
-        sed -n "s/.* $1=\([0-9]*\).*/\1/p" | awk '{ t += $1 } END { print t + 0 }'
+        sed -n "s/.* $1=\([0-9-]*\).*/\1/p" | awk '{ t += $1 } END { print t + 0 }'
 }
 
 # expect_total KEY OP VALUE: fail unless summary_total KEY OP VALUE holds

@@ -37,8 +37,10 @@ static void allgatherv_case(MPI_Comm inter, int is_manager, int count, long *mov
     int remote, local_rank;
     MPI_Comm_remote_size(inter, &remote);
     MPI_Comm_rank(inter, &local_rank);
-    int n = is_manager ? remote : 0, *rcounts = calloc((size_t)n + 1, sizeof *rcounts),
-        *displs = calloc((size_t)n + 1, sizeof *displs), total = 0;
+    /* One entry per remote process on every process (the workers' stay 0:
+     * they receive nothing, but MPI reads the arrays). */
+    int n = is_manager ? remote : 0, *rcounts = calloc((size_t)remote, sizeof *rcounts),
+        *displs = calloc((size_t)remote, sizeof *displs), total = 0;
     for (int i = n - 1; i >= 0; i--) { /* reverse placement */
         rcounts[i] = (i + 1) * count;
         displs[i] = total;
