@@ -101,22 +101,11 @@ static int place_runs(int count, const int *blocklens, int blocklen, const int *
     return 1;
 }
 
-/* count blocks of blocklen elements, `stride` apart: in bytes, or in
- * extents of the old type (`stride_in_extents`). */
-static int vector_in_order(int count, int blocklen, MPI_Aint stride, int stride_in_extents, MPI_Datatype old,
-                           int depth)
+/* A vector's blocks as runs: the first two decide, every later one
+ * repeats their spacing. */
+static int vector_blocks(int count)
 {
-    ig_type_layout l;
-    cursor cur = { 0, 0 };
-    if (!ig_type_layout_of(old, &l))
-        return 0;
-    int old_ok = in_order(old, depth + 1);
-    MPI_Aint stride_bytes = stride_in_extents ? stride * l.extent : stride;
-    /* The first two blocks decide: every later one repeats their spacing. */
-    for (int i = 0; i < count && i < 2; i++)
-        if (!place_run(&cur, (MPI_Aint)i * stride_bytes, blocklen, &l, old_ok))
-            return 0;
-    return 1;
+    return count < 2 ? count : 2;
 }
 
 static int struct_in_order(const contents *c, int depth)
@@ -140,10 +129,11 @@ static int decoded_in_order(const contents *c, int depth)
         return in_order(c->types[0], depth + 1);
     case MPI_COMBINER_CONTIGUOUS:
         return place_runs(1, NULL, in[0], (const int[]){ 0 }, NULL, c->types[0], depth);
-    case MPI_COMBINER_VECTOR:
-        return vector_in_order(in[0], in[1], in[2], 1, c->types[0], depth);
-    case MPI_COMBINER_HVECTOR:
-        return vector_in_order(in[0], in[1], c->addrs[0], 0, c->types[0], depth);
+    case MPI_COMBINER_VECTOR: /* stride in extents of the old type */
+        return place_runs(vector_blocks(in[0]), NULL, in[1], (const int[]){ 0, in[2] }, NULL, c->types[0], depth);
+    case MPI_COMBINER_HVECTOR: /* stride in bytes */
+        return place_runs(vector_blocks(in[0]), NULL, in[1], NULL, (const MPI_Aint[]){ 0, c->addrs[0] }, c->types[0],
+                          depth);
     case MPI_COMBINER_INDEXED:
         return place_runs(in[0], in + 1, 0, in + 1 + in[0], NULL, c->types[0], depth);
     case MPI_COMBINER_HINDEXED:

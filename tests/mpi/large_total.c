@@ -49,6 +49,11 @@ static void *big_alloc(size_t bytes)
 /* A sender's pattern, a word at a time (byte-wise test_fill took seconds a
  * GiB): word i of sender `seed` is a xorshift64* sequence, different for
  * every sender and every position.  `bytes` is a multiple of 8. */
+static uint64_t pattern_start(unsigned seed)
+{
+    return 0x9e3779b97f4a7c15ull * (seed + 1);
+}
+
 static uint64_t pattern_next(uint64_t *x)
 {
     *x ^= *x >> 12;
@@ -59,7 +64,7 @@ static uint64_t pattern_next(uint64_t *x)
 
 static void fill_words(void *buf, size_t bytes, unsigned seed)
 {
-    uint64_t x = 0x9e3779b97f4a7c15ull * (seed + 1), *w = buf;
+    uint64_t x = pattern_start(seed), *w = buf;
     for (size_t i = 0; i < bytes / 8; i++)
         w[i] = pattern_next(&x);
 }
@@ -67,7 +72,7 @@ static void fill_words(void *buf, size_t bytes, unsigned seed)
 /* The first byte of `buf` that differs from fill_words(seed), or -1. */
 static long long first_difference(const void *buf, size_t bytes, unsigned seed)
 {
-    uint64_t x = 0x9e3779b97f4a7c15ull * (seed + 1), word;
+    uint64_t x = pattern_start(seed), word;
     const unsigned char *b = buf;
     for (size_t i = 0; i < bytes / 8; i++) {
         uint64_t want = pattern_next(&x);

@@ -35,6 +35,13 @@ static MPI_Datatype vector(int count, int blocklen, int stride, MPI_Datatype old
     return committed(t);
 }
 
+static MPI_Datatype hvector(int count, int blocklen, MPI_Aint stride_bytes, MPI_Datatype old)
+{
+    MPI_Datatype t;
+    MPI_Type_create_hvector(count, blocklen, stride_bytes, old, &t);
+    return committed(t);
+}
+
 static MPI_Datatype two_ints_at(MPI_Aint first, MPI_Aint second)
 {
     MPI_Datatype t, types[2] = { MPI_INT, MPI_INT };
@@ -79,6 +86,9 @@ int main(int argc, char **argv)
         { "vector(3,2,2,INT) (back to back)", vector(3, 2, 2, MPI_INT), 1 },
         { "vector(2,2,1,INT) (blocks overlap)", vector(2, 2, 1, MPI_INT), 0 },
         { "vector(2,1,-1,INT) (downwards)", vector(2, 1, -1, MPI_INT), 0 },
+        { "hvector(3,1,8 bytes,INT)", hvector(3, 1, 8, MPI_INT), 1 },
+        { "hvector(2,2,4 bytes,INT) (blocks overlap)", hvector(2, 2, 4, MPI_INT), 0 },
+        { "hvector(2,1,-4 bytes,INT) (downwards)", hvector(2, 1, -4, MPI_INT), 0 },
         { "struct {int@0, int@4}", pair, 1 },
         { "struct {int@4, int@0}", two_ints_at(4, 0), 0 },
         { "struct {int@0, int@2} (overlap)", two_ints_at(0, 2), 0 },
