@@ -17,6 +17,15 @@
  *
  * Posting and completing are two functions so that a process may post its
  * part before the call's agreement and complete it after (speculate.c).
+ *
+ * Erroneous calls (decide.c) run here too, both ways, each process
+ * receiving with its own counts.  Where a block is larger than its
+ * receiver expects (step->largest_sent), the receiver takes it whole, as
+ * MPI_PACKED, into scratch, copies into its buffer what a receive in place
+ * would have taken, and reports MPI_ERR_TRUNCATE itself: a receive in
+ * place would fail with that error when completed, and MPICH (4.0.2)
+ * raises such an error through MPI_COMM_WORLD's error handler, aborting
+ * the job whatever handler the program gave its communicator.
  */
 #include "algorithms.h"
 #include "p2p.h"
@@ -37,6 +46,62 @@ static void direct_roles(const ig_pair *pair, const ig_step *step, ig_direct *d)
     d->start = (int)((long long)v.local_index * v.n_remote / v.n_local);
     d->remote_base = v.remote_base;
     d->n_remote = v.n_remote;
+    uint64_t largest = step->largest_sent[v.first ? 1 : 0];
+    d->whole_bytes = remote_sends ? (int)largest : 0; /* the decision keeps it <= INT_MAX */
+}
+
+/* The bytes this process expects in remote block b. */
+static MPI_Count expected_bytes(const ig_direct *d, int b)
+{
+    MPI_Count size = 0;
+    PMPI_Type_size_x(d->x->rtype, &size);
+    return size * ig_xfer_rcount(d->x, b);
+}
+
+/* Whether remote block b is received whole (it may not fit in place). */
+static int received_whole(const ig_direct *d, int b)
+{
+    return d->whole != NULL && expected_bytes(d, b) < d->whole_bytes;
+}
+
+/* Room for blocks received whole, when some block may not fit in place.
+ * Without it (out of memory) they are received in place, as before. */
+static void prepare_whole(ig_direct *d)
+{
+    int needed = 0;
+    for (int b = 0; b < d->nrecv && d->whole_bytes > 0; b++)
+        needed |= expected_bytes(d, b) < d->whole_bytes;
+    if (!needed)
+        return;
+    d->whole = malloc((size_t)d->nrecv * (size_t)d->whole_bytes);
+    d->stats = malloc((size_t)(d->nrecv + d->window) * sizeof *d->stats);
+    if (d->whole == NULL || d->stats == NULL) {
+        free(d->whole);
+        free(d->stats);
+        d->whole = NULL;
+        d->stats = NULL;
+    }
+}
+
+static char *whole_slot(const ig_direct *d, int b)
+{
+    return d->whole + (size_t)b * (size_t)d->whole_bytes;
+}
+
+/* Block b, received whole: into the receive buffer what a receive in place
+ * would have taken (as much as fits, through the receive type, a partial
+ * element included), by a send to self; MPI_ERR_TRUNCATE if it did not fit. */
+static int deliver_whole(const ig_direct *d, int b)
+{
+    MPI_Count expected = expected_bytes(d, b);
+    int got = 0, rc = PMPI_Get_count(&d->stats[b], MPI_PACKED, &got);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int take = (MPI_Count)got > expected ? (int)expected : got;
+    rc = PMPI_Sendrecv(whole_slot(d, b), take, MPI_PACKED, d->pair->rank, IG_TAG_LOCAL_COPY, ig_xfer_rptr(d->x, b),
+                       ig_xfer_rcount(d->x, b), d->x->rtype, d->pair->rank, IG_TAG_LOCAL_COPY, d->pair->comm,
+                       MPI_STATUS_IGNORE);
+    return rc == MPI_SUCCESS && (MPI_Count)got > expected ? MPI_ERR_TRUNCATE : rc;
 }
 
 static int send_next(ig_direct *d, int slot)
@@ -52,15 +117,31 @@ int ig_direct_prepare(ig_pair *pair, const ig_xfer *x, const ig_step *step, ig_d
     *d = (ig_direct){ .pair = pair, .x = x };
     direct_roles(pair, step, d);
     d->reqs = ig_requests_new(d->nrecv + d->window);
-    return d->reqs == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+    if (d->reqs == NULL)
+        return MPI_ERR_NO_MEM;
+    prepare_whole(d);
+    return MPI_SUCCESS;
 }
 
-int ig_direct_start(ig_direct *d)
+static int post_receives(ig_direct *d)
 {
     int rc = MPI_SUCCESS;
-    for (int b = 0; b < d->nrecv; b++)
-        ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(d->x, b), ig_xfer_rcount(d->x, b), d->x->rtype,
-                                    d->remote_base + b, IG_TAG_DIRECT, d->pair->comm, &d->reqs[b]));
+    d->receives_posted = 1;
+    for (int b = 0; b < d->nrecv; b++) {
+        int from = d->remote_base + b;
+        if (received_whole(d, b))
+            ig_err_keep(&rc, PMPI_Irecv(whole_slot(d, b), d->whole_bytes, MPI_PACKED, from, IG_TAG_DIRECT,
+                                        d->pair->comm, &d->reqs[b]));
+        else
+            ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(d->x, b), ig_xfer_rcount(d->x, b), d->x->rtype, from,
+                                        IG_TAG_DIRECT, d->pair->comm, &d->reqs[b]));
+    }
+    return rc;
+}
+
+int ig_direct_start(ig_direct *d, int with_receives)
+{
+    int rc = with_receives ? post_receives(d) : MPI_SUCCESS;
     while (d->posted < d->window)
         ig_err_keep(&rc, send_next(d, d->posted));
     return rc;
@@ -71,14 +152,28 @@ int ig_direct_finish(ig_direct *d)
     int rc = MPI_SUCCESS;
     if (d->reqs == NULL)
         return MPI_ERR_NO_MEM;
+    if (!d->receives_posted)
+        rc = post_receives(d);
     while (d->posted < d->nsend) {
         int slot;
         ig_err_keep(&rc, ig_window_slot(d->reqs + d->nrecv, d->window, d->posted, &slot));
         ig_err_keep(&rc, send_next(d, slot));
     }
-    ig_err_keep(&rc, ig_waitall(d->nrecv + d->window, d->reqs));
+    if (d->whole == NULL) {
+        ig_err_keep(&rc, ig_waitall(d->nrecv + d->window, d->reqs));
+    } else {
+        int wrc = ig_waitall_status(d->nrecv + d->window, d->reqs, d->stats);
+        ig_err_keep(&rc, wrc);
+        for (int b = 0; b < d->nrecv && wrc == MPI_SUCCESS; b++)
+            if (received_whole(d, b))
+                ig_err_keep(&rc, deliver_whole(d, b));
+    }
     free(d->reqs);
+    free(d->whole);
+    free(d->stats);
     d->reqs = NULL;
+    d->whole = NULL;
+    d->stats = NULL;
     return rc;
 }
 
@@ -88,7 +183,7 @@ int ig_alg_direct(ig_pair *pair, const ig_xfer *x, const ig_step *step)
     int rc = ig_direct_prepare(pair, x, step, &d);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = ig_direct_start(&d);
+    rc = ig_direct_start(&d, 1);
     ig_err_keep(&rc, ig_direct_finish(&d));
     return rc;
 }

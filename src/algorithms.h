@@ -38,6 +38,11 @@ typedef struct {
     int window;               /* direct, chain, relay (a receiver's relays): sends a process keeps in flight at once */
     int piece_window;         /* relay: pieces a sender keeps in flight at once */
     uint64_t segment_bytes;   /* chain: bytes per segment (0: whole blocks, in their datatype) */
+    /* direct, in an erroneous call whose receives would be truncated: the
+     * largest block the pair's first and second group send (0: receive in
+     * place).  A process that expects less from a group takes that group's
+     * blocks whole (algo_direct.c says why). */
+    uint64_t largest_sent[2];
 } ig_step;
 
 /* Whether a process of group `group` (0 low, 1 high) is in the first group
@@ -67,19 +72,25 @@ const ig_algorithm_info *ig_algorithm_info_of(ig_algorithm a);
 int ig_range_exchange(ig_pair *pair, const ig_xfer *x, int first_sends, int second_sends, const ig_step *step);
 
 /* The direct algorithm in three parts: prepare (the requests, nothing
- * posted), start (every receive and the first window of sends), finish
- * (the remaining sends as slots free up, then wait).  ig_alg_direct is the
+ * posted), start (every receive, unless with_receives is 0, and the first
+ * window of sends), finish (the receives if start left them, then the
+ * remaining sends as slots free up, then wait).  ig_alg_direct is the
  * three in a row; speculate.c prepares and starts before the call's
  * agreement ends and finishes after it. */
 typedef struct {
     ig_pair *pair;
     const ig_xfer *x;
     MPI_Request *reqs; /* nrecv receives, then window send slots */
-    int nrecv, nsend, window, posted, start, remote_base, n_remote;
+    int nrecv, nsend, window, posted, start, remote_base, n_remote, receives_posted;
+    /* Blocks received whole (step->largest_sent): room for each remote
+     * block, whole_bytes apart, and the receives' statuses; NULL otherwise. */
+    char *whole;
+    int whole_bytes;
+    MPI_Status *stats;
 } ig_direct;
 
 int ig_direct_prepare(ig_pair *pair, const ig_xfer *x, const ig_step *step, ig_direct *d);
-int ig_direct_start(ig_direct *d);
+int ig_direct_start(ig_direct *d, int with_receives);
 int ig_direct_finish(ig_direct *d);
 
 /* Run algorithm `step->algorithm` (the table's function). */

@@ -283,6 +283,11 @@ static void decide_call(const ig_shape *sh, int allgatherv, const ig_settings *s
         c->kind = IG_DECISION_ERRONEOUS;
         c->nsteps = 1;
         c->steps[0] = step_of(IG_ALG_DIRECT, -1, sh, s);
+        /* Both ways the pair's first group is the low one (group 0).  A
+         * block beyond INT_MAX bytes cannot be received whole (an int
+         * count): such receives stay in place. */
+        for (int g = 0; g < 2 && sh->sizes == IG_SIZES_TRUNCATE; g++)
+            c->steps[0].largest_sent[g] = sh->send_max[g] > 0 && sh->send_max[g] <= INT_MAX ? (uint64_t)sh->send_max[g] : 0;
         return;
     }
     int sends0 = sh->total[0] > 0, sends1 = sh->total[1] > 0;
@@ -330,7 +335,10 @@ int64_t ig_decide_posted_code(const ig_step *st)
 int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *c)
 {
     int served = c->kind == IG_DECISION_SERVE || c->kind == IG_DECISION_ERRONEOUS;
-    int64_t agreed = served && c->nsteps == 1 ? ig_decide_posted_code(&c->steps[0]) : 0;
+    /* Blocks received whole (a truncating erroneous call) are not what any
+     * process posted early, in place: those early steps are withdrawn. */
+    int whole = c->nsteps == 1 && (c->steps[0].largest_sent[0] > 0 || c->steps[0].largest_sent[1] > 0);
+    int64_t agreed = served && c->nsteps == 1 && !whole ? ig_decide_posted_code(&c->steps[0]) : 0;
     for (int r = 0; r < nprocs; r++)
         if (posted[r] != 0 && posted[r] != agreed)
             return 0;

@@ -15,6 +15,14 @@
  * constant: only MPI_Get_library_version, which takes none. */
 int ig_mpi_identity_matches(void);
 
+/* Whether a process may complete a non-blocking receive that was
+ * truncated (an erroneous call) and get the error back: 1 for Open MPI.
+ * MPICH 4.0.2 raises that error through MPI_COMM_WORLD's error handler
+ * whatever the request's communicator says, aborting the job; so does any
+ * build for an MPI configure could not name, to be safe.  From the build,
+ * not the running library (which ig_mpi_identity_matches checks). */
+int ig_mpi_truncated_receive_returns(void);
+
 /* The family a version string names: "openmpi", "mpich" (MPICH and its
  * ABI-compatible derivatives) or "unknown".  Pure; for tests. */
 const char *ig_mpi_identity_family(const char *library_version);

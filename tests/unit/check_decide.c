@@ -356,6 +356,11 @@ static void want_choice(const ig_shape *sh, int allgatherv, const ig_settings *s
         w->kind = IG_DECISION_ERRONEOUS;
         w->nsteps = 1;
         w->steps[0] = want_direct_full();
+        /* Where receives would be truncated, blocks are received whole:
+         * each group's largest, when an int can count it. */
+        for (int g = 0; g < 2 && sh->sizes == IG_SIZES_TRUNCATE; g++)
+            if (sh->send_max[g] > 0 && sh->send_max[g] <= INT_MAX)
+                w->steps[0].largest_sent[g] = (uint64_t)sh->send_max[g];
         return;
     }
     if (sh->total[0] == 0 && sh->total[1] == 0) {
@@ -403,6 +408,9 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
     case IG_ALG_DIRECT:
         REQUIRE(g->window == DIRECT_WINDOW, "step %d: window %d, want %d%s", i, g->window, DIRECT_WINDOW,
                 case_text(t));
+        REQUIRE(g->largest_sent[0] == w->largest_sent[0] && g->largest_sent[1] == w->largest_sent[1],
+                "step %d: largest_sent %" PRIu64 " %" PRIu64 ", want %" PRIu64 " %" PRIu64 "%s", i,
+                g->largest_sent[0], g->largest_sent[1], w->largest_sent[0], w->largest_sent[1], case_text(t));
         break;
     case IG_ALG_RELAY:
         REQUIRE(g->relay_bytes == w->relay_bytes && g->window == w->window && g->piece_window == w->piece_window,
@@ -475,6 +483,8 @@ static void require_mirror_step(const test_case *t, const ig_step *a, const ig_s
     /* Half duplex: the pair's first group is the senders either way; full
      * duplex: it is the low group, so the stages trade places. */
     int swap = a->sender < 0;
+    REQUIRE(m->largest_sent[0] == a->largest_sent[swap] && m->largest_sent[1] == a->largest_sent[1 - swap],
+            "mirror: largest_sent%s", case_text(t));
     REQUIRE(m->stage[0] == a->stage[swap] && m->stage[1] == a->stage[1 - swap], "mirror: stages (%d,%d) vs (%d,%d)%s",
             a->stage[0], a->stage[1], m->stage[0], m->stage[1], case_text(t));
 }
@@ -763,6 +773,8 @@ START_TEST(decide_reason_and_sizes_first)
                                 sh.sizes = (ig_sizes_verdict)sizes;
                                 sh.max_block[0] = bs[b0];
                                 sh.max_block[1] = bs[b1];
+                                sh.send_max[0] = (int64_t)bs[b0];
+                                sh.send_max[1] = (int64_t)bs[b1];
                                 sh.total[0] = bs[b0] * (uint64_t)ns[ip];
                                 sh.total[1] = bs[b1] * (uint64_t)ns[iq];
                                 check_shape_all_settings(&sh, op);
@@ -778,6 +790,11 @@ START_TEST(decide_reason_and_sizes_first)
                                         REQUIRE_EQ(c.nsteps, 1);
                                         REQUIRE_EQ(c.steps[0].algorithm, IG_ALG_DIRECT);
                                         REQUIRE_EQ(c.steps[0].sender, -1);
+                                        for (int g = 0; g < 2; g++) {
+                                            uint64_t b = g == 0 ? bs[b0] : bs[b1];
+                                            int whole = sizes == IG_SIZES_TRUNCATE && b > 0 && b <= INT_MAX;
+                                            REQUIRE_EQ(c.steps[0].largest_sent[g], whole ? b : 0);
+                                        }
                                     }
                                 }
                             }
@@ -1270,6 +1287,11 @@ START_TEST(decide_posted_codes)
     ck_assert(!ig_decide_posted_stand(match, 4, &wrong));
     int64_t both[2] = { 1, 1 };
     ck_assert(ig_decide_posted_stand(both, 2, &wrong));
+    /* Unless its blocks are received whole (receives would be truncated):
+     * what was posted early receives in place, so it is withdrawn. */
+    wrong.steps[0].largest_sent[1] = 4096;
+    ck_assert(!ig_decide_posted_stand(both, 2, &wrong));
+    ck_assert(ig_decide_posted_stand(none, 4, &wrong));
 }
 END_TEST
 

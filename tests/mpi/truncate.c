@@ -1,0 +1,115 @@
+/*
+ * Truncation, an erroneous call: the receiving group expects fewer ints
+ * per block than the other group sends.  Under the library every process
+ * returns, with MPI_ERRORS_RETURN on the inter-communicator: the receivers
+ * with MPI_ERR_TRUNCATE and, of every block, the ints they expected in
+ * place (what a receive in place takes) and nothing beyond; the senders
+ * with MPI_SUCCESS and, in full duplex, the other group's blocks.  Then a
+ * correct call on the same communicator must match native byte for byte
+ * (nothing of the erroneous call left over, early messages included).
+ *
+ * Native MPI is no reference: Open MPI 4.1's root gathering hangs here with
+ * more than one receiver, and MPICH 4.0.2 (like intergather before it
+ * received such blocks whole, algo_direct.c) aborts the job when a
+ * truncated non-blocking receive completes, whatever the error handler.
+ *
+ * usage: truncate LEFT COUNT half|full
+ *   group A (the LEFT low world ranks) sends COUNT ints per process and
+ *   group B expects COUNT/2 from each; full: B also sends COUNT ints, which
+ *   A expects.  MPI_Allgather, then MPI_Allgatherv (B's blocks in reverse
+ *   order), each twice.  World rank 0 prints "PASS truncate".
+ */
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GUARD (-7)
+
+static int pattern(int sender, int i)
+{
+    return sender * 1000003 + i;
+}
+
+typedef struct {
+    MPI_Comm inter;
+    int is_left, rank, remote, count, full, varying;
+} call_setup;
+
+static int error_class(int rc)
+{
+    int cls = rc;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    return cls;
+}
+
+/* Where remote block j starts in the receive buffer, in ints. */
+static int block_start(const call_setup *s, int j, int each)
+{
+    return (s->varying ? s->remote - 1 - j : j) * each;
+}
+
+static void one_call(const call_setup *s)
+{
+    int sends = s->is_left || s->full, receives = !s->is_left || s->full;
+    int scount = sends ? s->count : 0;
+    int each = s->is_left ? (s->full ? s->count : 0) : s->count / 2;
+    int span = s->remote * each + s->count; /* the blocks, then a guard area */
+    int *sbuf = malloc(sizeof(int) * (size_t)(scount + 1));
+    int *rbuf = malloc(sizeof(int) * (size_t)(span + 1));
+    int *counts = malloc(sizeof(int) * (size_t)s->remote), *displs = malloc(sizeof(int) * (size_t)s->remote);
+    for (int i = 0; i < scount; i++)
+        sbuf[i] = pattern(s->rank, i);
+    for (int i = 0; i < span; i++)
+        rbuf[i] = GUARD;
+    for (int j = 0; j < s->remote; j++) {
+        counts[j] = each;
+        displs[j] = block_start(s, j, each);
+    }
+    int rc = s->varying ? MPI_Allgatherv(sbuf, scount, MPI_INT, rbuf, counts, displs, MPI_INT, s->inter)
+                        : MPI_Allgather(sbuf, scount, MPI_INT, rbuf, each, MPI_INT, s->inter);
+    const char *what = s->varying ? "MPI_Allgatherv" : "MPI_Allgather";
+    int want = s->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE;
+    if (error_class(rc) != want)
+        TEST_FAIL("%s, %s process %d: error class %d, expected %d", what, s->is_left ? "sending" : "receiving",
+                  s->rank, error_class(rc), want);
+    for (int j = 0; receives && j < s->remote; j++)
+        for (int i = 0; i < each; i++)
+            if (rbuf[block_start(s, j, each) + i] != pattern(j, i))
+                TEST_FAIL("%s, process %d (group %s): block %d int %d is %d, expected %d", what, s->rank,
+                          s->is_left ? "A" : "B", j, i, rbuf[block_start(s, j, each) + i], pattern(j, i));
+    for (int i = s->remote * each; i < span; i++)
+        if (rbuf[i] != GUARD)
+            TEST_FAIL("%s, process %d: int %d beyond the blocks was written", what, s->rank, i);
+    free(sbuf);
+    free(rbuf);
+    free(counts);
+    free(displs);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    if (argc < 4 || (strcmp(argv[3], "half") != 0 && strcmp(argv[3], "full") != 0))
+        TEST_FAIL("usage: truncate LEFT COUNT half|full");
+    call_setup s = { .count = atoi(argv[2]), .full = strcmp(argv[3], "full") == 0 };
+    int wrank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    s.inter = test_intercomm(atoi(argv[1]), &s.is_left);
+    MPI_Comm_set_errhandler(s.inter, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(s.inter, &s.rank);
+    MPI_Comm_remote_size(s.inter, &s.remote);
+    for (int round = 0; round < 2; round++)
+        for (s.varying = 0; s.varying < 2; s.varying++) {
+            one_call(&s);
+            /* A correct call right after the erroneous one. */
+            test_allgather_against_native(s.inter, s.is_left, TEST_INT, s.count, s.full ? s.count : 0);
+        }
+    MPI_Comm_free(&s.inter);
+    if (wrank == 0)
+        printf("PASS truncate (%s, %d ints)\n", argv[3], s.count);
+    MPI_Finalize();
+    return 0;
+}
