@@ -168,13 +168,18 @@ int ig_direct_finish(ig_direct *d)
             if (received_whole(d, b))
                 ig_err_keep(&rc, deliver_whole(d, b));
     }
+    ig_direct_release(d);
+    return rc;
+}
+
+void ig_direct_release(ig_direct *d)
+{
     free(d->reqs);
     free(d->whole);
     free(d->stats);
     d->reqs = NULL;
     d->whole = NULL;
     d->stats = NULL;
-    return rc;
 }
 
 int ig_alg_direct(ig_pair *pair, const ig_xfer *x, const ig_step *step)

@@ -92,6 +92,9 @@ typedef struct {
 int ig_direct_prepare(ig_pair *pair, const ig_xfer *x, const ig_step *step, ig_direct *d);
 int ig_direct_start(ig_direct *d, int with_receives);
 int ig_direct_finish(ig_direct *d);
+/* Free what prepare allocated (finish does; for a step given up after start
+ * once its requests are complete or freed). */
+void ig_direct_release(ig_direct *d);
 
 /* Run algorithm `step->algorithm` (the table's function). */
 int ig_algorithm_run(ig_pair *pair, const ig_xfer *x, const ig_step *step);

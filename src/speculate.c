@@ -139,7 +139,7 @@ int ig_speculate_settle(ig_speculation *sp, ig_comm_cache *cache, const ig_poste
     ig_err_keep(&rc, discard_early_messages(cache, posted, got));
     if (sp->code != 0) {
         ig_err_keep(&rc, ig_waitall(sp->d.window, sp->d.reqs + sp->d.nrecv));
-        free(sp->d.reqs);
+        ig_direct_release(&sp->d);
         ig_block_free(&sp->rblk);
         sp->code = 0;
         ig_stats_withdrawn();
@@ -168,7 +168,7 @@ void ig_speculate_abandon(ig_speculation *sp)
     for (int i = 0; i < sp->d.window; i++)
         if (sp->d.reqs[sp->d.nrecv + i] != MPI_REQUEST_NULL)
             PMPI_Request_free(&sp->d.reqs[sp->d.nrecv + i]);
-    free(sp->d.reqs);
+    ig_direct_release(&sp->d);
     ig_block_free(&sp->rblk);
     sp->code = 0;
 }
