@@ -31,6 +31,11 @@ typedef struct {
     int slot_bytes;    /* room for the largest relayed block */
     char *slots;       /* senders: ig_ring_sender_slots() slots of slot_bytes */
     int used_bytes[2]; /* what each slot holds */
+    /* Receivers: the blocks that arrived short (a sender without relay
+     * space sends empty messages), forwarded empty in turn; or, without
+     * room for the flags, every block forwarded after the first short one. */
+    char *short_blocks;
+    int any_short;
 } ring_ctx;
 
 typedef struct {
@@ -40,13 +45,36 @@ typedef struct {
     int slot; /* relay slot, or -1 */
 } ring_buffer;
 
+static int block_short(const ring_ctx *c, int msg)
+{
+    return c->short_blocks != NULL ? c->short_blocks[msg] : c->any_short;
+}
+
+/* A receiver's block `msg` arrived with fewer elements than it expects:
+ * the relay space of some sender on its way was missing.  Its data is not
+ * there, so it is passed on empty, and every receiver it reaches reports
+ * an error instead of returning wrong data (MPICH's errflag). */
+static int check_arrival(ring_ctx *c, int msg, const MPI_Status *status, int completed)
+{
+    int elements = 0;
+    if (completed && PMPI_Get_count(status, c->x->rtype, &elements) == MPI_SUCCESS &&
+        elements == ig_xfer_rcount(c->x, msg))
+        return MPI_SUCCESS;
+    c->any_short = 1;
+    if (c->short_blocks != NULL)
+        c->short_blocks[msg] = 1;
+    return MPI_ERR_OTHER;
+}
+
 /* Where message `msg` lives on this process, as an MPI (buf, count, type). */
 static ring_buffer ring_buffer_of(const ring_ctx *c, int msg, int receiving)
 {
     ig_pair *pair = c->pair;
     const ig_xfer *x = c->x;
-    if (!ig_pair_is_sender(pair))
-        return (ring_buffer){ ig_xfer_rptr(x, msg), ig_xfer_rcount(x, msg), x->rtype, -1 };
+    if (!ig_pair_is_sender(pair)) {
+        int empty = !receiving && block_short(c, msg);
+        return (ring_buffer){ ig_xfer_rptr(x, msg), empty ? 0 : ig_xfer_rcount(x, msg), x->rtype, -1 };
+    }
     if (msg == pair->rank) /* only ever sent from, never received into */
         return (ring_buffer){ (void *)x->sbuf, x->scount, x->stype, -1 };
     int slot = ig_ring_slot(c->schedule, pair->p, pair->q, pair->rank, msg);
@@ -69,18 +97,30 @@ static int ring_step(ring_ctx *c, int step)
     for (int i = 0; i < 2 * IG_RING_MAX_OPS; i++)
         reqs[i] = MPI_REQUEST_NULL;
     ig_ring_ops(c->schedule, pair->p, pair->q, pair->rank, step, sends, &nsends, recvs, &nrecvs);
+    /* A sender without relay space takes its messages with blocking
+     * receives of nothing, after posting its sends: they fail as
+     * truncated, which a blocking receive returns (under MPICH 4.0.2 a
+     * truncated non-blocking one aborts the job). */
+    int no_space = ig_pair_is_sender(pair) && c->slots == NULL;
     for (int i = 0; i < nrecvs; i++) {
         ring_buffer b = ring_buffer_of(c, recvs[i].msg, 1);
         slots[i] = b.slot;
-        ig_err_keep(&rc, PMPI_Irecv(b.buf, b.count, b.type, recvs[i].peer, IG_TAG_RING, pair->comm, &reqs[i]));
+        if (!no_space)
+            ig_err_keep(&rc, PMPI_Irecv(b.buf, b.count, b.type, recvs[i].peer, IG_TAG_RING, pair->comm, &reqs[i]));
     }
     for (int i = 0; i < nsends; i++) {
         ring_buffer b = ring_buffer_of(c, sends[i].msg, 0);
         ig_err_keep(&rc, PMPI_Isend(b.buf, b.count, b.type, sends[i].peer, IG_TAG_RING, pair->comm,
                                     &reqs[nrecvs + i]));
     }
+    for (int i = 0; i < nrecvs && no_space; i++)
+        PMPI_Recv(NULL, 0, MPI_PACKED, recvs[i].peer, IG_TAG_RING, pair->comm, MPI_STATUS_IGNORE);
     int wrc = ig_waitall_status(nrecvs + nsends, reqs, stats);
     for (int i = 0; i < nrecvs; i++) {
+        if (!ig_pair_is_sender(pair)) {
+            ig_err_keep(&rc, check_arrival(c, recvs[i].msg, &stats[i], wrc == MPI_SUCCESS));
+            continue;
+        }
         if (slots[i] < 0)
             continue;
         if (wrc != MPI_SUCCESS || PMPI_Get_count(&stats[i], MPI_PACKED, &c->used_bytes[slots[i]]) != MPI_SUCCESS)
@@ -99,14 +139,18 @@ int ig_alg_ring(ig_pair *pair, const ig_xfer *x, const ig_step *step)
         size_t slots = (size_t)ig_ring_sender_slots(c.schedule, pair->p, pair->q);
         c.slots = malloc(slots * (size_t)(c.slot_bytes > 0 ? c.slot_bytes : 1));
         /* Without relay space the sender still runs every step, with empty
-         * messages (its receives fail as truncated), so that no neighbour
-         * waits forever; the error is reported at the end. */
+         * messages (ring_step), so that no neighbour
+         * waits forever; the error is reported at the end, here and by
+         * every receiver the empty messages reach (check_arrival). */
         if (c.slots == NULL)
             rc = MPI_ERR_NO_MEM;
+    } else {
+        c.short_blocks = calloc((size_t)pair->p, 1);
     }
     int steps = ig_ring_steps(c.schedule, pair->p, pair->q);
     for (int s = 0; s < steps; s++)
         ig_err_keep(&rc, ring_step(&c, s));
     free(c.slots);
+    free(c.short_blocks);
     return rc;
 }
