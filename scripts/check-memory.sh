@@ -59,7 +59,10 @@ INTERGATHER_ALGORITHM=direct asan_run 10 "$top/tests/mpi/early_post" 4
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 1000
 # Types decoded constructor by constructor (src/type_order.c).
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/type_order" 2+3,3+2 3
-echo "ok asan: matrices, churn, fallbacks, early posting, relay, type order"
+# Erroneous calls that truncate: blocks received whole, then copied in place.
+asan_run 4 "$top/tests/mpi/truncate" 3 16 full
+asan_run 4 "$top/tests/mpi/truncate" 2 20000 half
+echo "ok asan: matrices, churn, fallbacks, early posting, relay, type order, truncation"
 
 echo "== valgrind memcheck"
 if ! command -v valgrind >/dev/null; then
@@ -69,7 +72,7 @@ fi
 supp=$(ls /usr/share/openmpi/openmpi-valgrind.supp 2>/dev/null || true)
 # Errors and leaks count only with a stack frame in intergather's own code:
 # Open MPI's transports trip memcheck on their own.
-ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_direct|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|spread|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|dispatch_agreed|serve|fortran_allgatherv?|[a-z_]*in_order|place_runs?|contents_[a-z]+) \('
+ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_direct|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|spread|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|dispatch_agreed|serve|fortran_allgatherv?|[a-z_]*in_order|place_runs?|contents_[a-z]+|[a-z_]*_whole|post_receives|check_arrival|block_short) \('
 vg_run() { # LABEL NP PROGRAM ARGS...
     local label=$1 np=$2; shift 2
     rm -f "$work"/vg.*
@@ -94,3 +97,4 @@ export INTERGATHER_TOPOLOGY=fully-connected
 INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$top/tests/mpi/early_post" 2
 INTERGATHER_ALGORITHM=relay vg_run "relay" 4 "$top/tests/mpi/allgather_matrix" 1 1000
 INTERGATHER_ALGORITHM=relay vg_run "type order" 4 "$top/tests/mpi/type_order" 1+3,3+1 3
+vg_run "truncation" 4 "$top/tests/mpi/truncate" 3 16 full
