@@ -22,7 +22,8 @@
 #   * the bad-input matrix (test_bad_input.sh) compares the library with
 #     native Open MPI 4.1 outcomes it records; native MPICH 4.0.2 crashes on
 #     several of its erroneous calls and corrupts its large derived-datatype
-#     cases (above), so it runs in the Open MPI pass only.
+#     cases (above), so it runs in the Open MPI pass only; its truncating
+#     calls run here too, in test_truncate.sh (the library's own outcome).
 #   * MPI_Comm_spawn fails in MPICH 4.0.2 on this machine without the shim
 #     too ("Error in spawn call"), so test_spawn.sh runs in the Open MPI
 #     pass only.
