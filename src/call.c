@@ -29,13 +29,15 @@ static int type_usable(MPI_Datatype type, MPI_Comm probe)
 /* A send block that could not be received into: its elements overlap, do
  * not advance, or read a byte twice (legal to send, not to receive; the
  * last one has bounds like a type in order, type_order.h).  Only plans in
- * which a sender receives blocks into its own send type care (decide.c). */
+ * which a sender receives blocks into its own send type care (decide.c):
+ * the join plan's extra senders keep p blocks one block extent (count
+ * extents) apart, so a type whose extent is shorter than its data makes
+ * them overlap even when each block holds a single element. */
 static int send_overlaps(int count, const ig_type_layout *t, int in_order)
 {
     if (count == 0 || t->size == 0)
         return 0;
-    return t->extent <= 0 || t->true_extent < (MPI_Aint)t->size || (count > 1 && t->extent < t->true_extent) ||
-           !in_order;
+    return t->extent <= 0 || t->true_extent < (MPI_Aint)t->size || t->extent < t->true_extent || !in_order;
 }
 
 static ig_fallback check_send(ig_call *c, MPI_Comm probe)

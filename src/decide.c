@@ -150,6 +150,8 @@ static ig_step chain_step(const ig_shape *sh, int sender, const ig_settings *s, 
     const ig_cost_params *m = model_of(sh, s);
     ig_step st = step_of(IG_ALG_CHAIN, sender, sh, s);
     double seg = sh->scattered ? 0 : ig_chain_segment(p, q, (double)sh->max_block[sender], IG_CHAIN_MIN_SEGMENT, m);
+    /* A segment is one message, counted in an int. */
+    seg = seg < INT_MAX ? seg : INT_MAX;
     st.segment_bytes = seg >= (double)sh->max_block[sender] ? 0 : (uint64_t)seg;
     *cost = ig_cost_chain_half(p, q, k, (double)st.segment_bytes, m);
     return st;

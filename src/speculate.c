@@ -70,13 +70,15 @@ void ig_speculate_post(ig_speculation *sp)
  * process b completed (took that process's early message) instead. */
 static void cancel_receives(ig_speculation *sp, char *got)
 {
-    for (int b = 0; b < sp->d.nrecv && !sp->d.receives_posted; b++)
-        got[b] = 0;
-    for (int b = 0; b < sp->d.nrecv && sp->d.receives_posted; b++) {
+    for (int b = 0; b < sp->d.nrecv; b++) {
         MPI_Status status;
         int cancelled = 1;
-        if (sp->d.reqs[b] != MPI_REQUEST_NULL)
-            PMPI_Cancel(&sp->d.reqs[b]);
+        /* Not posted (under MPICH, or the post failed): nothing taken.
+         * Nothing completed these requests before, so null means that. */
+        got[b] = 0;
+        if (!sp->d.receives_posted || sp->d.reqs[b] == MPI_REQUEST_NULL)
+            continue;
+        PMPI_Cancel(&sp->d.reqs[b]);
         /* A receive that completed with an error (truncation) took its message too. */
         PMPI_Wait(&sp->d.reqs[b], &status);
         if (PMPI_Test_cancelled(&status, &cancelled) != MPI_SUCCESS)

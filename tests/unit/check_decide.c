@@ -196,6 +196,7 @@ static ig_step want_chain(const ig_shape *sh, int sender, const ig_settings *s, 
     st.sender = sender;
     st.relay_bytes = sh->max_block[sender];
     double seg = sh->scattered ? 0 : ig_chain_segment(p, q, block, 65536.0, m);
+    seg = seg < INT_MAX ? seg : INT_MAX; /* one message: an int count */
     st.segment_bytes = seg >= block ? 0 : (uint64_t)seg;
     *cost = ig_cost_chain_half(p, q, k, (double)st.segment_bytes, m);
     return st;
@@ -1148,6 +1149,20 @@ START_TEST(decide_examples)
     ck_assert_int_eq(c.steps[0].ring_schedule, IG_RING_PAPER);
     ck_assert_int_eq(c.steps[1].sender, 1);
     ck_assert_int_eq(c.steps[1].relay_bytes, 200000);
+
+    /* The forced chain's segments are messages, counted in an int, however
+     * large the model makes them (here about 2.3 GB for 8 GiB blocks). */
+    ig_shape huge = served_shape(3, 2, 1);
+    huge.max_block[0] = 8ull << 30;
+    huge.total[0] = 3 * huge.max_block[0];
+    ig_settings_defaults(&s);
+    s.algorithm = IG_ALG_CHAIN;
+    s.shm_model.to = 0.1;
+    s.shm_model.tw = 1e-10;
+    ig_decide(&huge, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_CHAIN);
+    ck_assert_uint_eq(c.steps[0].segment_bytes, INT_MAX);
+    ig_settings_defaults(&s);
 
     /* Nothing sent: empty, whatever min_bytes says. */
     ig_shape none = served_shape(5, 7, 2);
