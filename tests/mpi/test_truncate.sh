@@ -20,8 +20,8 @@ for topology in fully-connected ring; do
             for duplex in half full; do
                 INTERGATHER_TOPOLOGY=$topology run_preloaded $(($1 + $2)) "$TESTS_BIN/truncate" "$1" "$count" "$duplex"
                 expect_pass truncate
-                # Four erroneous calls (world rank 0's summary).
-                expect_summary erroneous-sizes 4
+                # Six erroneous calls (world rank 0's summary).
+                expect_summary erroneous-sizes 6
                 expect_summary live 0
                 echo "ok $topology, $1+$2, $count ints, $duplex duplex"
             done

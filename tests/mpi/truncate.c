@@ -17,7 +17,8 @@
  *   group A (the LEFT low world ranks) sends COUNT ints per process and
  *   group B expects COUNT/2 from each; full: B also sends COUNT ints, which
  *   A expects.  MPI_Allgather, then MPI_Allgatherv (B's blocks in reverse
- *   order), each twice.  World rank 0 prints "PASS truncate".
+ *   order), then MPI_Allgatherv where B expects half, all and more in turn
+ *   (expected_from), each twice.  World rank 0 prints "PASS truncate".
  */
 #include "testlib.h"
 
@@ -32,9 +33,12 @@ static int pattern(int sender, int i)
     return sender * 1000003 + i;
 }
 
+typedef enum { CALL_ALLGATHER, CALL_ALLGATHERV, CALL_ALLGATHERV_MIXED } call_kind;
+
 typedef struct {
     MPI_Comm inter;
-    int is_left, rank, remote, count, full, varying;
+    int is_left, rank, remote, count, full;
+    call_kind kind;
 } call_setup;
 
 static int error_class(int rc)
@@ -45,42 +49,61 @@ static int error_class(int rc)
     return cls;
 }
 
-/* Where remote block j starts in the receive buffer, in ints. */
-static int block_start(const call_setup *s, int j, int each)
+/* Ints this process expects from remote process j: group A what B sends
+ * (full duplex) or nothing; group B half of what A sends, or with
+ * CALL_ALLGATHERV_MIXED in turn half, all, and half as much again (only
+ * the first of the three truncates: each block is received whole or in
+ * place by itself, algo_direct.c). */
+static int expected_from(const call_setup *s, int j)
 {
-    return (s->varying ? s->remote - 1 - j : j) * each;
+    if (s->is_left)
+        return s->full ? s->count : 0;
+    if (s->kind != CALL_ALLGATHERV_MIXED || j % 3 == 0)
+        return s->count / 2;
+    return j % 3 == 1 ? s->count : s->count + s->count / 2;
+}
+
+static int min(int a, int b)
+{
+    return a < b ? a : b;
 }
 
 static void one_call(const call_setup *s)
 {
-    int sends = s->is_left || s->full, receives = !s->is_left || s->full;
-    int scount = sends ? s->count : 0;
-    int each = s->is_left ? (s->full ? s->count : 0) : s->count / 2;
-    int span = s->remote * each + s->count; /* the blocks, then a guard area */
-    int *sbuf = malloc(sizeof(int) * (size_t)(scount + 1));
-    int *rbuf = malloc(sizeof(int) * (size_t)(span + 1));
+    int sends = s->is_left || s->full;
+    int scount = sends ? s->count : 0, blocks = 0, truncates = 0;
     int *counts = malloc(sizeof(int) * (size_t)s->remote), *displs = malloc(sizeof(int) * (size_t)s->remote);
+    /* MPI_Allgatherv places the remote blocks in reverse order. */
+    for (int j = s->remote - 1; j >= 0; j--) {
+        counts[j] = expected_from(s, j);
+        displs[j] = s->kind == CALL_ALLGATHER ? j * counts[j] : blocks;
+        blocks += counts[j];
+        truncates |= counts[j] < s->count && !s->is_left;
+    }
+    int span = blocks + s->count; /* the blocks, then a guard area */
+    int *sbuf = malloc(sizeof(int) * (size_t)(scount + 1)), *rbuf = malloc(sizeof(int) * (size_t)(span + 1));
     for (int i = 0; i < scount; i++)
         sbuf[i] = pattern(s->rank, i);
     for (int i = 0; i < span; i++)
         rbuf[i] = GUARD;
-    for (int j = 0; j < s->remote; j++) {
-        counts[j] = each;
-        displs[j] = block_start(s, j, each);
-    }
-    int rc = s->varying ? MPI_Allgatherv(sbuf, scount, MPI_INT, rbuf, counts, displs, MPI_INT, s->inter)
-                        : MPI_Allgather(sbuf, scount, MPI_INT, rbuf, each, MPI_INT, s->inter);
-    const char *what = s->varying ? "MPI_Allgatherv" : "MPI_Allgather";
-    int want = s->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE;
+    int rc = s->kind == CALL_ALLGATHER
+                 ? MPI_Allgather(sbuf, scount, MPI_INT, rbuf, counts[0], MPI_INT, s->inter)
+                 : MPI_Allgatherv(sbuf, scount, MPI_INT, rbuf, counts, displs, MPI_INT, s->inter);
+    static const char *const names[] = { "MPI_Allgather", "MPI_Allgatherv", "MPI_Allgatherv (mixed counts)" };
+    const char *what = names[s->kind];
+    int want = truncates ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     if (error_class(rc) != want)
         TEST_FAIL("%s, %s process %d: error class %d, expected %d", what, s->is_left ? "sending" : "receiving",
                   s->rank, error_class(rc), want);
-    for (int j = 0; receives && j < s->remote; j++)
-        for (int i = 0; i < each; i++)
-            if (rbuf[block_start(s, j, each) + i] != pattern(j, i))
+    /* Each block: what was sent, as far as it fits; the rest untouched. */
+    for (int j = 0; j < s->remote; j++)
+        for (int i = 0; i < counts[j]; i++) {
+            int got = rbuf[displs[j] + i], expect = i < min(counts[j], s->count) ? pattern(j, i) : GUARD;
+            if (got != expect)
                 TEST_FAIL("%s, process %d (group %s): block %d int %d is %d, expected %d", what, s->rank,
-                          s->is_left ? "A" : "B", j, i, rbuf[block_start(s, j, each) + i], pattern(j, i));
-    for (int i = s->remote * each; i < span; i++)
+                          s->is_left ? "A" : "B", j, i, got, expect);
+        }
+    for (int i = blocks; i < span; i++)
         if (rbuf[i] != GUARD)
             TEST_FAIL("%s, process %d: int %d beyond the blocks was written", what, s->rank, i);
     free(sbuf);
@@ -102,7 +125,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(s.inter, &s.rank);
     MPI_Comm_remote_size(s.inter, &s.remote);
     for (int round = 0; round < 2; round++)
-        for (s.varying = 0; s.varying < 2; s.varying++) {
+        for (int kind = CALL_ALLGATHER; kind <= CALL_ALLGATHERV_MIXED; kind++) {
+            s.kind = (call_kind)kind;
             one_call(&s);
             /* A correct call right after the erroneous one. */
             test_allgather_against_native(s.inter, s.is_left, TEST_INT, s.count, s.full ? s.count : 0);
