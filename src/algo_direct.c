@@ -5,7 +5,8 @@
  * pair's first group sends; full duplex (step->sender < 0): both groups
  * send and receive at once.
  *
- * Every receive is posted first, so no message arrives unexpected.  Sends
+ * Every receive is posted first, so no message arrives unexpected (except
+ * under MPICH when posted early: speculate.c says why).  Sends
  * then go out in a staggered order -- process i of a group of n starts at
  * remote process floor(i m / n) of the m remote ones and walks round -- with
  * at most step->window in flight: at any moment each receiver is the

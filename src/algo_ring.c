@@ -87,6 +87,23 @@ static ring_buffer ring_buffer_of(const ring_ctx *c, int msg, int receiving)
                           receiving ? c->slot_bytes : c->used_bytes[slot], MPI_PACKED, slot };
 }
 
+/* A sender without relay space takes its messages with blocking receives
+ * of nothing, after posting its sends: they fail as truncated, which a
+ * blocking receive returns (under MPICH 4.0.2 a truncated non-blocking one
+ * aborts the job). */
+static void take_without_space(ig_pair *pair, const ig_ring_op *recvs, int nrecvs)
+{
+    for (int i = 0; i < nrecvs; i++)
+        PMPI_Recv(NULL, 0, MPI_PACKED, recvs[i].peer, IG_TAG_RING, pair->comm, MPI_STATUS_IGNORE);
+}
+
+/* What a relay slot now holds: the arrival's size (0 if it failed). */
+static void note_relay_size(ring_ctx *c, int slot, const MPI_Status *status, int completed)
+{
+    if (!completed || PMPI_Get_count(status, MPI_PACKED, &c->used_bytes[slot]) != MPI_SUCCESS)
+        c->used_bytes[slot] = 0;
+}
+
 /* One step.  A failed post leaves its request null; the step still
  * completes what was posted, and later steps still run. */
 static int ring_step(ring_ctx *c, int step)
@@ -100,10 +117,6 @@ static int ring_step(ring_ctx *c, int step)
     for (int i = 0; i < 2 * IG_RING_MAX_OPS; i++)
         reqs[i] = MPI_REQUEST_NULL;
     ig_ring_ops(c->schedule, pair->p, pair->q, pair->rank, step, sends, &nsends, recvs, &nrecvs);
-    /* A sender without relay space takes its messages with blocking
-     * receives of nothing, after posting its sends: they fail as
-     * truncated, which a blocking receive returns (under MPICH 4.0.2 a
-     * truncated non-blocking one aborts the job). */
     int no_space = ig_pair_is_sender(pair) && c->slots == NULL;
     for (int i = 0; i < nrecvs; i++) {
         ring_buffer b = ring_buffer_of(c, recvs[i].msg, 1);
@@ -116,20 +129,17 @@ static int ring_step(ring_ctx *c, int step)
         ig_err_keep(&rc, PMPI_Isend(b.buf, b.count, b.type, sends[i].peer, IG_TAG_RING, pair->comm,
                                     &reqs[nrecvs + i]));
     }
-    for (int i = 0; i < nrecvs && no_space; i++)
-        PMPI_Recv(NULL, 0, MPI_PACKED, recvs[i].peer, IG_TAG_RING, pair->comm, MPI_STATUS_IGNORE);
+    if (no_space)
+        take_without_space(pair, recvs, nrecvs);
     int wrc = ig_waitall_status(nrecvs + nsends, reqs, stats);
-    for (int i = 0; i < nrecvs; i++) {
-        if (!ig_pair_is_sender(pair)) {
-            ig_err_keep(&rc, check_arrival(c, recvs[i].msg, &stats[i], wrc == MPI_SUCCESS));
-            continue;
-        }
-        if (slots[i] < 0)
-            continue;
-        if (wrc != MPI_SUCCESS || PMPI_Get_count(&stats[i], MPI_PACKED, &c->used_bytes[slots[i]]) != MPI_SUCCESS)
-            c->used_bytes[slots[i]] = 0;
-    }
+    /* The step's own error first: it says more than a short arrival. */
     ig_err_keep(&rc, wrc);
+    for (int i = 0; i < nrecvs; i++) {
+        if (!ig_pair_is_sender(pair))
+            ig_err_keep(&rc, check_arrival(c, recvs[i].msg, &stats[i], wrc == MPI_SUCCESS));
+        else if (slots[i] >= 0)
+            note_relay_size(c, slots[i], &stats[i], wrc == MPI_SUCCESS);
+    }
     return rc;
 }
 

@@ -288,8 +288,10 @@ static void decide_call(const ig_shape *sh, int allgatherv, const ig_settings *s
         /* Both ways the pair's first group is the low one (group 0).  A
          * block beyond INT_MAX bytes cannot be received whole (an int
          * count): such receives stay in place. */
-        for (int g = 0; g < 2 && sh->sizes == IG_SIZES_TRUNCATE; g++)
-            c->steps[0].largest_sent[g] = sh->send_max[g] > 0 && sh->send_max[g] <= INT_MAX ? (uint64_t)sh->send_max[g] : 0;
+        for (int g = 0; g < 2 && sh->sizes == IG_SIZES_TRUNCATE; g++) {
+            int whole = sh->send_max[g] > 0 && sh->send_max[g] <= INT_MAX;
+            c->steps[0].largest_sent[g] = whole ? (uint64_t)sh->send_max[g] : 0;
+        }
         return;
     }
     int sends0 = sh->total[0] > 0, sends1 = sh->total[1] > 0;

@@ -13,7 +13,8 @@
  * that same direct step, as it is whenever the program's arguments are
  * consistent), and then the early processes complete it as the agreed step
  * while the others run it from the start; or withdraws them all: each
- * process cancels its early receives, receives and discards every early
+ * process cancels its early receives (under MPICH it posts none early:
+ * ig_speculate_post says why), receives and discards every early
  * message sent to it (the agreement says who sent one, on which pair), and
  * completes its early sends, and all meet in a barrier before the agreed
  * path runs.  So a mistake in the arguments, or one process that cannot be

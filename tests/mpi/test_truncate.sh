@@ -9,7 +9,7 @@
 # ends, README "Posting early") and large ones (rendezvous), half and full
 # duplex, both topologies.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
-export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1
+export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=2
 for topology in fully-connected ring; do
     for split in "2 2" "3 1" "1 3"; do
         set -- $split
@@ -23,6 +23,10 @@ for topology in fully-connected ring; do
                 # Six erroneous calls (world rank 0's summary).
                 expect_summary erroneous-sizes 6
                 expect_summary live 0
+                # An early step never stands in a call that truncates: where
+                # any process posted early (the correct calls post the same
+                # way), some withdrew.
+                if [ "$(summary_total posted-early)" -gt 0 ]; then expect_total withdrawn -gt 0; fi
                 echo "ok $topology, $1+$2, $count ints, $duplex duplex"
             done
         done
