@@ -59,34 +59,46 @@ static MPI_Count expected_bytes(const ig_direct *d, int b)
     return size * ig_xfer_rcount(d->x, b);
 }
 
+static void release_whole(ig_direct *d)
+{
+    free(d->whole);
+    free(d->whole_index);
+    free(d->stats);
+    d->whole = NULL;
+    d->whole_index = NULL;
+    d->stats = NULL;
+}
+
 /* Whether remote block b is received whole (it may not fit in place). */
 static int received_whole(const ig_direct *d, int b)
 {
-    return d->whole != NULL && expected_bytes(d, b) < d->whole_bytes;
+    return d->whole != NULL && d->whole_index[b] >= 0;
 }
 
-/* Room for blocks received whole, when some block may not fit in place.
- * Without it (out of memory) they are received in place, as before. */
+/* Room for the blocks that may not fit in place, one slot of the largest
+ * block each.  Without it (out of memory) they are received in place, as
+ * before. */
 static void prepare_whole(ig_direct *d)
 {
-    int needed = 0;
+    int n_whole = 0;
     for (int b = 0; b < d->nrecv && d->whole_bytes > 0; b++)
-        needed |= expected_bytes(d, b) < d->whole_bytes;
-    if (!needed)
+        n_whole += expected_bytes(d, b) < d->whole_bytes;
+    if (n_whole == 0)
         return;
-    d->whole = malloc((size_t)d->nrecv * (size_t)d->whole_bytes);
+    d->whole = malloc((size_t)n_whole * (size_t)d->whole_bytes);
+    d->whole_index = malloc((size_t)d->nrecv * sizeof *d->whole_index);
     d->stats = malloc((size_t)(d->nrecv + d->window) * sizeof *d->stats);
-    if (d->whole == NULL || d->stats == NULL) {
-        free(d->whole);
-        free(d->stats);
-        d->whole = NULL;
-        d->stats = NULL;
+    if (d->whole == NULL || d->whole_index == NULL || d->stats == NULL) {
+        release_whole(d);
+        return;
     }
+    for (int b = 0, slot = 0; b < d->nrecv; b++)
+        d->whole_index[b] = expected_bytes(d, b) < d->whole_bytes ? slot++ : -1;
 }
 
 static char *whole_slot(const ig_direct *d, int b)
 {
-    return d->whole + (size_t)b * (size_t)d->whole_bytes;
+    return d->whole + (size_t)d->whole_index[b] * (size_t)d->whole_bytes;
 }
 
 /* Block b, received whole: into the receive buffer what a receive in place
@@ -176,11 +188,8 @@ int ig_direct_finish(ig_direct *d)
 void ig_direct_release(ig_direct *d)
 {
     free(d->reqs);
-    free(d->whole);
-    free(d->stats);
     d->reqs = NULL;
-    d->whole = NULL;
-    d->stats = NULL;
+    release_whole(d);
 }
 
 int ig_alg_direct(ig_pair *pair, const ig_xfer *x, const ig_step *step)

@@ -82,10 +82,12 @@ typedef struct {
     const ig_xfer *x;
     MPI_Request *reqs; /* nrecv receives, then window send slots */
     int nrecv, nsend, window, posted, start, remote_base, n_remote, receives_posted;
-    /* Blocks received whole (step->largest_sent): room for each remote
-     * block, whole_bytes apart, and the receives' statuses; NULL otherwise. */
+    /* Blocks received whole (step->largest_sent): a slot of whole_bytes
+     * for each, the slot of each remote block (-1: received in place), and
+     * the receives' statuses; NULL otherwise. */
     char *whole;
     int whole_bytes;
+    int *whole_index;
     MPI_Status *stats;
 } ig_direct;
 
