@@ -29,6 +29,7 @@
  * the job whatever handler the program gave its communicator.
  */
 #include "algorithms.h"
+#include "blocks.h"
 #include "p2p.h"
 #include "tags.h"
 
@@ -81,19 +82,17 @@ static int received_whole(const ig_direct *d, int b)
 static void prepare_whole(ig_direct *d)
 {
     int n_whole = 0;
-    for (int b = 0; b < d->nrecv && d->whole_bytes > 0; b++)
-        n_whole += expected_bytes(d, b) < d->whole_bytes;
-    if (n_whole == 0)
+    if (d->whole_bytes == 0 || d->nrecv == 0)
         return;
-    d->whole = malloc((size_t)n_whole * (size_t)d->whole_bytes);
     d->whole_index = malloc((size_t)d->nrecv * sizeof *d->whole_index);
-    d->stats = malloc((size_t)(d->nrecv + d->window) * sizeof *d->stats);
-    if (d->whole == NULL || d->whole_index == NULL || d->stats == NULL) {
-        release_whole(d);
-        return;
+    for (int b = 0; b < d->nrecv && d->whole_index != NULL; b++)
+        d->whole_index[b] = expected_bytes(d, b) < d->whole_bytes ? n_whole++ : -1;
+    if (n_whole > 0) {
+        d->whole = malloc((size_t)n_whole * (size_t)d->whole_bytes);
+        d->stats = malloc((size_t)(d->nrecv + d->window) * sizeof *d->stats);
     }
-    for (int b = 0, slot = 0; b < d->nrecv; b++)
-        d->whole_index[b] = expected_bytes(d, b) < d->whole_bytes ? slot++ : -1;
+    if (d->whole == NULL || d->stats == NULL)
+        release_whole(d);
 }
 
 static char *whole_slot(const ig_direct *d, int b)
@@ -111,9 +110,8 @@ static int deliver_whole(const ig_direct *d, int b)
     if (rc != MPI_SUCCESS)
         return rc;
     int take = (MPI_Count)got > expected ? (int)expected : got;
-    rc = PMPI_Sendrecv(whole_slot(d, b), take, MPI_PACKED, d->pair->rank, IG_TAG_LOCAL_COPY, ig_xfer_rptr(d->x, b),
-                       ig_xfer_rcount(d->x, b), d->x->rtype, d->pair->rank, IG_TAG_LOCAL_COPY, d->pair->comm,
-                       MPI_STATUS_IGNORE);
+    rc = ig_copy_to_self(whole_slot(d, b), take, MPI_PACKED, ig_xfer_rptr(d->x, b), ig_xfer_rcount(d->x, b),
+                         d->x->rtype, d->pair->comm, d->pair->rank);
     return rc == MPI_SUCCESS && (MPI_Count)got > expected ? MPI_ERR_TRUNCATE : rc;
 }
 

@@ -53,8 +53,14 @@ void ig_block_scratch_free(void *raw)
 /* A send to self on one of intergather's private communicators: purely
  * local in effect, works for blocks of any size (MPI_Pack_size is limited to
  * int), and no receive the user posted can match it. */
+int ig_copy_to_self(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount, MPI_Datatype rtype,
+                    MPI_Comm private_comm, int self)
+{
+    return PMPI_Sendrecv(src, scount, stype, self, IG_TAG_LOCAL_COPY, dst, rcount, rtype, self, IG_TAG_LOCAL_COPY,
+                         private_comm, MPI_STATUS_IGNORE);
+}
+
 int ig_block_copy(const void *src, void *dst, const ig_block *b, MPI_Comm private_comm, int self)
 {
-    return PMPI_Sendrecv(src, 1, b->type, self, IG_TAG_LOCAL_COPY, dst, 1, b->type, self,
-                         IG_TAG_LOCAL_COPY, private_comm, MPI_STATUS_IGNORE);
+    return ig_copy_to_self(src, 1, b->type, dst, 1, b->type, private_comm, self);
 }

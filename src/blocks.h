@@ -42,6 +42,11 @@ static inline void *ig_block_slot(void *base, const ig_block *b, int i)
 int ig_block_scratch(const ig_block *b, int n, void **base, void **raw);
 void ig_block_scratch_free(void *raw);
 
+/* Copy (scount, stype) at src into (rcount, rtype) at dst as a receive
+ * would, locally: a send to self (rank `self`) on a private communicator. */
+int ig_copy_to_self(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount, MPI_Datatype rtype,
+                    MPI_Comm private_comm, int self);
+
 /* Copy one block between two buffers of the same layout, locally. */
 int ig_block_copy(const void *src, void *dst, const ig_block *b, MPI_Comm private_comm, int self);
 
