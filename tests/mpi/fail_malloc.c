@@ -1,35 +1,53 @@
 /*
- * Test support, preloaded before libintergather.so: malloc returns NULL
- * for one size, in one process, when libintergather.so asks for it, so
- * that a test can take the library down its out-of-memory paths on
- * purpose.  Allocations of that size by MPI or the test program itself go
- * through (a size collision must not fail the wrong allocation).
- *   IG_TEST_FAIL_MALLOC_SIZE  the size in bytes that fails
- *   IG_TEST_FAIL_MALLOC_RANK  the world rank in which it fails (read from
- *                             the launcher's OMPI_COMM_WORLD_RANK or PMI_RANK)
- * Every other allocation goes to glibc's malloc unchanged.
+ * Test support, preloaded before libintergather.so: malloc or calloc
+ * returns NULL for one size, in one process, when libintergather.so asks
+ * for it, so that a test can take the library down its out-of-memory
+ * paths on purpose.  Allocations of that size by MPI or the test program
+ * itself go through (a size collision must not fail the wrong allocation).
+ *   IG_TEST_FAIL_MALLOC_SIZE  the size in bytes whose malloc fails
+ *   IG_TEST_FAIL_MALLOC_RANK  the world rank in which it fails
+ *   IG_TEST_FAIL_CALLOC_SIZE  the size in bytes (count times size) whose
+ *                             calloc fails
+ *   IG_TEST_FAIL_CALLOC_RANK  the world rank in which it fails
+ * (A process's world rank is read from the launcher's OMPI_COMM_WORLD_RANK
+ * or PMI_RANK.)  Every failure it injects is reported on standard error as
+ * "fail_malloc: FUNCTION(SIZE) failed in world rank RANK", so that a test
+ * can check that its failure really happened.  Every other allocation goes
+ * to glibc's unchanged.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
 
-static size_t fail_size;
-static int armed = -1; /* -1: not read yet */
+typedef struct {
+    const char *size_var, *rank_var;
+    int armed; /* -1: not read yet */
+    size_t size;
+} failure;
+
+static failure malloc_failure = { "IG_TEST_FAIL_MALLOC_SIZE", "IG_TEST_FAIL_MALLOC_RANK", -1, 0 };
+static failure calloc_failure = { "IG_TEST_FAIL_CALLOC_SIZE", "IG_TEST_FAIL_CALLOC_RANK", -1, 0 };
+
+static const char *world_rank(void)
+{
+    const char *mine = getenv("OMPI_COMM_WORLD_RANK");
+    return mine != NULL ? mine : getenv("PMI_RANK");
+}
 
 /* getenv and strtoul allocate nothing, so this may run inside malloc. */
-static void arm(void)
+static void arm(failure *f)
 {
-    const char *size = getenv("IG_TEST_FAIL_MALLOC_SIZE"), *rank = getenv("IG_TEST_FAIL_MALLOC_RANK");
-    const char *mine = getenv("OMPI_COMM_WORLD_RANK");
-    if (mine == NULL)
-        mine = getenv("PMI_RANK");
-    armed = size != NULL && rank != NULL && mine != NULL && strtoul(rank, NULL, 10) == strtoul(mine, NULL, 10);
-    if (armed)
-        fail_size = (size_t)strtoull(size, NULL, 10);
+    const char *size = getenv(f->size_var), *rank = getenv(f->rank_var), *mine = world_rank();
+    f->armed = size != NULL && rank != NULL && mine != NULL && strtoul(rank, NULL, 10) == strtoul(mine, NULL, 10);
+    if (f->armed)
+        f->size = (size_t)strtoull(size, NULL, 10);
 }
 
 /* Whether the code at `caller` belongs to libintergather.so (dladdr only
@@ -40,11 +58,29 @@ static int from_intergather(void *caller)
     return dladdr(caller, &info) != 0 && info.dli_fname != NULL && strstr(info.dli_fname, "libintergather") != NULL;
 }
 
+/* Whether this allocation is the one to fail; reports it if so (snprintf
+ * into a buffer on the stack and write(2) allocate nothing). */
+static int fails(failure *f, const char *function, size_t size, void *caller)
+{
+    if (f->armed < 0)
+        arm(f);
+    if (!f->armed || size != f->size || !from_intergather(caller))
+        return 0;
+    char line[128];
+    int n = snprintf(line, sizeof line, "fail_malloc: %s(%zu) failed in world rank %s\n", function, size, world_rank());
+    if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+        return 1; /* nothing more to do about a report that cannot be written */
+    return 1;
+}
+
 void *malloc(size_t size)
 {
-    if (armed < 0)
-        arm();
-    if (armed && size == fail_size && from_intergather(__builtin_return_address(0)))
-        return NULL;
-    return __libc_malloc(size);
+    return fails(&malloc_failure, "malloc", size, __builtin_return_address(0)) ? NULL : __libc_malloc(size);
+}
+
+void *calloc(size_t count, size_t size)
+{
+    /* An overflowing product is no size this test asks to fail. */
+    size_t bytes = size != 0 && count > (size_t)-1 / size ? 0 : count * size;
+    return fails(&calloc_failure, "calloc", bytes, __builtin_return_address(0)) ? NULL : __libc_calloc(count, size);
 }

@@ -7,7 +7,8 @@
  * A second call, of another size, must then be served correctly on the
  * same communicator.
  *
- * usage: ring_nomem LEFT COUNT FAILING   (group A, the LEFT low world ranks, sends)
+ * usage: ring_nomem LEFT COUNT FAILING   (group A, the LEFT low world ranks, sends;
+ *                                         FAILING -1: no sender fails)
  * World rank 0 prints "PASS ring_nomem" and how many receivers reported
  * the error ("receivers-in-error=N").
  */
