@@ -218,6 +218,13 @@ def model_section(decide_bin, t, points, summary, measured_ts=None, models=None)
         return loss, picks
 
     print("## The cost model against the measurements\n")
+    # Only points where some option of the library ran can be scored (a run
+    # with PEER_ALGOS of peers and intergather alone has none).
+    points = [k for k in points if any(measured(k, n) is not None for n in ("native", "direct", "fc", "relay"))]
+    if not points:
+        print("Not scored: no point ran any of the library's options (native, direct, fc, relay); "
+              "add them to PEER_ALGOS.\n")
+        return
     print("For each point: the algorithm the decision would run (the library's own code, decide_table) and its "
           "measured time over the fastest of the library's options (native, direct, fc family / full-duplex "
           "algorithm, relay where it was run; a two-pass plan is estimated from its two passes' half-duplex "
