@@ -2,6 +2,7 @@
 #include "settings.h"
 
 #include "log.h"
+#include "mpi_identity.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ static const char *lookup_environment(const char *name)
 static void load_settings(void)
 {
     ig_settings_load(&settings, lookup_environment, warn_bad_value);
+    settings.mpi_allgatherv_mixed_types = ig_mpi_allgatherv_takes_mixed_types();
 }
 
 const ig_settings *ig_settings_get(void)

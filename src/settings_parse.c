@@ -245,6 +245,7 @@ void ig_settings_defaults(ig_settings *s)
     s->shm_model = ig_cost_shared_memory;
     s->net_measure = 1;
     s->shm_measure = 0;
+    s->mpi_allgatherv_mixed_types = 1;
 }
 
 /* "auto, native or an algorithm: " and the table's names, for the warning

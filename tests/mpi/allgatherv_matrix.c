@@ -3,10 +3,14 @@
  * PMPI_Allgatherv on the same communicator: half duplex both ways and full
  * duplex; per-process counts including zeros; displacements in reverse
  * (non-monotonic) order with gaps that must stay untouched; MPI_INT and a
- * resized struct with a non-zero lower bound.
- * usage: allgatherv_matrix SPLITS [SCALE]
+ * resized struct with a non-zero lower bound; and receivers of one group
+ * whose receive types differ in size (contiguous runs of 1, 2, 5 or 10
+ * ints: legal, only signatures must match), which MPICH 4.0.2's own
+ * intra-communicator MPI_Allgatherv gets wrong (src/settings.h).
+ * usage: allgatherv_matrix SPLITS [SCALE [units]]
  *   SPLITS    "P+Q,P+Q,..." or LEFT, as allgather_matrix
  *   SCALE     the largest case's scale (default 50000)
+ *   units     only the cases of receive types that differ in size
  */
 #include "testlib.h"
 
@@ -17,7 +21,7 @@
 typedef struct {
     MPI_Comm inter;
     const char *split;
-    int is_left, local_size, remote_size, local_rank, scale;
+    int is_left, local_size, remote_size, local_rank, scale, units_only;
     long moved, full, empty;
 } ctx;
 
@@ -82,6 +86,59 @@ static void run_case(ctx *c, int type_id, int left_scale, int right_scale)
     free(displs);
 }
 
+/* Receivers whose receive types differ in size: a process of local rank r
+ * receives in runs of unit(r) ints, every sender sends MPI_INT, in blocks
+ * of 10 m ints (every unit divides them).  Reverse order, one unit apart. */
+static int unit_of(int rank)
+{
+    static const int units[] = { 1, 2, 5, 10 };
+    return units[rank % 4];
+}
+
+static void run_mixed_units(ctx *c, int left_scale, int right_scale)
+{
+    int my_scale = c->is_left ? left_scale : right_scale, remote_scale = c->is_left ? right_scale : left_scale;
+    int unit = unit_of(c->local_rank), scount = 10 * (my_scale > 0 ? count_of(c->local_rank, my_scale) : 0);
+    MPI_Datatype run;
+    MPI_Type_contiguous(unit, MPI_INT, &run);
+    MPI_Type_commit(&run);
+    int *counts = calloc((size_t)c->remote_size, sizeof(int)), *displs = calloc((size_t)c->remote_size, sizeof(int));
+    int cursor = 1; /* in units */
+    for (int i = c->remote_size - 1; remote_scale > 0 && i >= 0; i--) {
+        counts[i] = 10 * count_of(i, remote_scale) / unit;
+        displs[i] = cursor;
+        cursor += counts[i] + 1;
+    }
+    int wrank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    test_buffers b;
+    test_buffers_open(&b, (size_t)scount * sizeof(int) + 1, (size_t)cursor * (size_t)unit * sizeof(int) + 64,
+                      (unsigned)(wrank * 977 + scount + 11));
+    if (PMPI_Allgatherv(b.sbuf, scount, MPI_INT, b.expected, counts, displs, run, c->inter) != MPI_SUCCESS)
+        TEST_FAIL("native PMPI_Allgatherv failed (receive units)");
+    int rc = MPI_Allgatherv(b.sbuf, scount, MPI_INT, b.got, counts, displs, run, c->inter);
+    if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, text, &len);
+        TEST_FAIL("%s: MPI_Allgatherv with receive units of %d ints failed: %s", c->split, unit, text);
+    }
+    char what[160];
+    snprintf(what, sizeof what, "%s: allgatherv left scale %d right scale %d, receive units of %d ints", c->split,
+             left_scale, right_scale, unit);
+    test_buffers_check(&b, what);
+    test_buffers_close(&b);
+    int left_size = c->is_left ? c->local_size : c->remote_size;
+    int right_size = c->is_left ? c->remote_size : c->local_size;
+    int left_sends = group_sends(left_size, left_scale), right_sends = group_sends(right_size, right_scale);
+    c->moved += left_sends || right_sends;
+    c->full += left_sends && right_sends;
+    c->empty += !left_sends && !right_sends;
+    free(counts);
+    free(displs);
+    MPI_Type_free(&run);
+}
+
 /* Every case on one split. */
 static void run_split(MPI_Comm inter, int is_left, const char *split, void *arg)
 {
@@ -94,7 +151,7 @@ static void run_split(MPI_Comm inter, int is_left, const char *split, void *arg)
     MPI_Comm_rank(inter, &c->local_rank);
     const int types[] = { TEST_INT, TEST_STRUCT_LB };
     const int scales[] = { 1, 7, c->scale };
-    for (int t = 0; t < 2; t++) {
+    for (int t = 0; t < 2 && !c->units_only; t++) {
         for (int k = 0; k < 3; k++) {
             run_case(c, types[t], scales[k], 0);
             run_case(c, types[t], 0, scales[k]);
@@ -102,14 +159,19 @@ static void run_split(MPI_Comm inter, int is_left, const char *split, void *arg)
         }
         run_case(c, types[t], 0, 0);
     }
+    /* Blocks of 4 to 20 KB (the group stage left to MPI by default: under
+     * 64 KiB per member) and of 40 to 200 KB. */
+    run_mixed_units(c, 200, 0);
+    run_mixed_units(c, 200, 200);
+    run_mixed_units(c, 2000, 2000);
 }
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     if (argc < 2)
-        TEST_FAIL("usage: allgatherv_matrix SPLITS [SCALE]");
-    ctx c = { .scale = argc > 2 ? atoi(argv[2]) : 50000 };
+        TEST_FAIL("usage: allgatherv_matrix SPLITS [SCALE [units]]");
+    ctx c = { .scale = argc > 2 ? atoi(argv[2]) : 50000, .units_only = argc > 3 && strcmp(argv[3], "units") == 0 };
     test_for_each_split(argv[1], run_split, &c);
     /* World rank 0 takes part in every split: its counts are the run's. */
     int wrank;

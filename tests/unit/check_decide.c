@@ -858,7 +858,7 @@ START_TEST(decide_one_exchange)
                         sh.total[1] = RING_MIN * (uint64_t)n0 + (uint64_t)d1;
                         sh.max_block[0] = sh.total[0];
                         sh.max_block[1] = sh.total[1];
-                        ig_step st = ig_decide_one_exchange(&sh, s);
+                        ig_step st = ig_decide_one_exchange(&sh, 0, s);
                         REQUIRE_EQ(st.algorithm, IG_ALG_FULL_DUPLEX);
                         REQUIRE_EQ(st.sender, -1);
                         ig_group_stage w0 = s->group_stage == IG_GROUP_STAGE_AUTO
@@ -891,6 +891,63 @@ static ig_shape full_shape(int n0, int n1, int nodes, uint64_t b0, uint64_t b1)
     sh.total[1] = b1 * (uint64_t)n1;
     return sh;
 }
+
+/* Under an MPI whose intra-communicator MPI_Allgatherv cannot take
+ * members' receive types of different sizes (MPICH 4.0.2: settings.h), an
+ * MPI_Allgatherv's group stage is intergather's ring whatever the setting;
+ * everything else about the choice stays, and MPI_Allgather's choice does
+ * not change at all. */
+START_TEST(decide_allgatherv_stage_without_mixed_types)
+{
+    build_settings(0);
+    static const int ns[] = { 1, 2, 3, 5, 8 };
+    static const uint64_t bs[] = { 0, 1, 4096, RING_MIN, BIG };
+    int rings = 0;
+    for (int op = 0; op < 2; op++)
+        for (int ip = 0; ip < 5; ip++)
+            for (int iq = 0; iq < 5; iq++)
+                for (int b0 = 0; b0 < 5; b0++)
+                    for (int b1 = 0; b1 < 5; b1++)
+                        for (int i = 0; i < n_settings; i++) {
+                            ig_shape sh = full_shape(ns[ip], ns[iq], 1 + (b0 + b1 + i) % 2, bs[b0], bs[b1]);
+                            ig_settings with = all_settings[i], without = all_settings[i];
+                            with.mpi_allgatherv_mixed_types = 1;
+                            without.mpi_allgatherv_mixed_types = 0;
+                            ig_choice a, b;
+                            ig_decide(&sh, op, &with, &a);
+                            ig_decide(&sh, op, &without, &b);
+                            REQUIRE(a.kind == b.kind && a.nsteps == b.nsteps,
+                                    "op=%d n=(%d,%d) settings %d: kind %d/%d, steps %d/%d", op, ns[ip], ns[iq], i,
+                                    a.kind, b.kind, a.nsteps, b.nsteps);
+                            for (int k = 0; a.kind == IG_DECISION_SERVE && k < a.nsteps; k++) {
+                                REQUIRE_EQ(a.steps[k].algorithm, b.steps[k].algorithm);
+                                REQUIRE_EQ(a.steps[k].sender, b.steps[k].sender);
+                                for (int g = 0; g < 2; g++) {
+                                    int staged = b.steps[k].algorithm == IG_ALG_FULL_DUPLEX ||
+                                                 (g == 1 && (b.steps[k].algorithm == IG_ALG_FC ||
+                                                             b.steps[k].algorithm == IG_ALG_SPREAD));
+                                    ig_group_stage want = op == 1 && staged ? IG_GROUP_STAGE_RING : a.steps[k].stage[g];
+                                    REQUIRE(b.steps[k].stage[g] == want,
+                                            "op=%d n=(%d,%d) b=(%llu,%llu) settings %d step %d (algorithm %d): "
+                                            "stage[%d] %d, want %d", op, ns[ip], ns[iq], (unsigned long long)bs[b0],
+                                            (unsigned long long)bs[b1], i, k, b.steps[k].algorithm, g,
+                                            b.steps[k].stage[g], want);
+                                    rings += op == 1 && staged && a.steps[k].stage[g] != IG_GROUP_STAGE_RING;
+                                }
+                            }
+                        }
+    /* Some MPI_Allgatherv stage really moved from MPI's to the ring. */
+    ck_assert_int_gt(rings, 0);
+    /* The pair API's step (always MPI_Allgather) keeps the setting. */
+    ig_settings s;
+    ig_settings_defaults(&s);
+    s.mpi_allgatherv_mixed_types = 0;
+    s.group_stage = IG_GROUP_STAGE_MPI;
+    ig_shape sh = full_shape(3, 3, 1, 8, 8);
+    ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, &s).stage[0], IG_GROUP_STAGE_MPI);
+    ck_assert_int_eq(ig_decide_one_exchange(&sh, 1, &s).stage[0], IG_GROUP_STAGE_RING);
+}
+END_TEST
 
 /* A few cases written out by hand. */
 START_TEST(decide_examples)
@@ -1361,6 +1418,7 @@ int main(void)
     tcase_add_test(tc, decide_active);
     tcase_add_test(tc, decide_examples);
     tcase_add_test(tc, decide_one_exchange);
+    tcase_add_test(tc, decide_allgatherv_stage_without_mixed_types);
     tcase_add_test(tc, decide_model_matters_only_where_measured);
     tcase_add_test(tc, decide_reason_and_sizes_first);
     tcase_add_test(tc, decide_matches_spec_and_mirror);
