@@ -62,7 +62,7 @@ static int run_decided(ig_pair *pair, int full, int algorithm, ig_ring_kind sche
         return MPI_SUCCESS; /* nothing to move */
     if (full && ch.nsteps == 2) { /* a pair has one direction: full duplex in one exchange */
         ch.nsteps = 1;
-        ch.steps[0] = ig_decide_one_exchange(&sh, 0, &s);
+        ch.steps[0] = ig_decide_one_exchange(&sh, &s);
     }
     rc = ig_xfer_uniform_make(&x, &rblk, sbuf, scount, stype, rbuf, rcount, rtype);
     /* On a pair, the first group is always the one that sends first. */

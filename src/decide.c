@@ -95,16 +95,16 @@ static ig_group_stage stage_for(ig_group_stage setting, uint64_t bytes_per_membe
     return bytes_per_member >= IG_GROUP_RING_MIN_BYTES ? IG_GROUP_STAGE_RING : IG_GROUP_STAGE_MPI;
 }
 
-/* The group stage of a call: an MPI_Allgatherv's stage hands MPI counts in
- * each member's own receive type, which an MPI library whose allgatherv
- * cannot take members' types of different sizes gets wrong (settings.h,
- * mpi_allgatherv_mixed_types): there intergather's ring runs it, whatever
- * the setting, since it sends every member's part whole.  (An
- * MPI_Allgather's stage moves whole blocks, one element of a block type
- * of the same size on every member, which every MPI gets right.) */
-static ig_group_stage call_stage_for(const ig_settings *s, int allgatherv, uint64_t bytes_per_member)
+/* The group stage of a call: the stage hands MPI each member's own types
+ * (an MPI_Allgatherv's counts in the user's receive type, an
+ * MPI_Allgather's in block types whose extents follow the user's), which an
+ * MPI library whose allgatherv cannot take members' types of different size
+ * or extent gets wrong (settings.h, mpi_allgatherv_mixed_types): there
+ * intergather's ring runs it, whatever the setting, since it sends every
+ * member's part whole. */
+static ig_group_stage call_stage_for(const ig_settings *s, uint64_t bytes_per_member)
 {
-    if (allgatherv && !s->mpi_allgatherv_mixed_types)
+    if (!s->mpi_allgatherv_mixed_types)
         return IG_GROUP_STAGE_RING;
     return stage_for(s->group_stage, bytes_per_member);
 }
@@ -142,7 +142,7 @@ static ig_step fc_family_step(const ig_shape *sh, int sender, int allgatherv, co
     int p = sh->n[sender], q = sh->n[1 - sender];
     int join = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
     ig_step st = step_of(p > q && !join ? IG_ALG_SPREAD : IG_ALG_FC, sender, sh, s);
-    st.stage[1] = call_stage_for(s, allgatherv, per_member(sh->total[sender], st.algorithm == IG_ALG_SPREAD ? q : p));
+    st.stage[1] = call_stage_for(s, per_member(sh->total[sender], st.algorithm == IG_ALG_SPREAD ? q : p));
     return st;
 }
 
@@ -232,12 +232,12 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
     return best;
 }
 
-ig_step ig_decide_one_exchange(const ig_shape *sh, int allgatherv, const ig_settings *s)
+ig_step ig_decide_one_exchange(const ig_shape *sh, const ig_settings *s)
 {
     ig_step st = step_of(IG_ALG_FULL_DUPLEX, -1, sh, s);
     /* Group g assembles the other group's blocks among its own members. */
     for (int g = 0; g < 2; g++)
-        st.stage[g] = call_stage_for(s, allgatherv, per_member(sh->total[1 - g], sh->n[g]));
+        st.stage[g] = call_stage_for(s, per_member(sh->total[1 - g], sh->n[g]));
     return st;
 }
 
@@ -271,12 +271,12 @@ static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s
             return decide_native(c, IG_FALLBACK_MODEL);
         two_passes = best == pass0 + pass1 && best < one && best < direct;
         if (!two_passes) {
-            c->steps[c->nsteps++] = one <= direct ? ig_decide_one_exchange(sh, allgatherv, s) : step_of(IG_ALG_DIRECT, -1, sh, s);
+            c->steps[c->nsteps++] = one <= direct ? ig_decide_one_exchange(sh, s) : step_of(IG_ALG_DIRECT, -1, sh, s);
             return;
         }
     } else if (!two_passes) {
         c->steps[c->nsteps++] =
-            s->algorithm == IG_ALG_DIRECT ? step_of(IG_ALG_DIRECT, -1, sh, s) : ig_decide_one_exchange(sh, allgatherv, s);
+            s->algorithm == IG_ALG_DIRECT ? step_of(IG_ALG_DIRECT, -1, sh, s) : ig_decide_one_exchange(sh, s);
         return;
     }
     c->steps[c->nsteps++] = first;

@@ -47,9 +47,8 @@ int ig_decide_uses_model(const ig_settings *s);
  * this shape. */
 void ig_decide(const ig_shape *shape, int allgatherv, const ig_settings *s, ig_choice *choice);
 
-/* The full-duplex algorithm's step for this shape (both groups send), for
- * an MPI_Allgatherv if allgatherv is set. */
-ig_step ig_decide_one_exchange(const ig_shape *shape, int allgatherv, const ig_settings *s);
+/* The full-duplex algorithm's step for this shape (both groups send). */
+ig_step ig_decide_one_exchange(const ig_shape *shape, const ig_settings *s);
 
 /* ---- Speculation (speculate.h): steps posted before the agreement ------ */
 

@@ -24,11 +24,11 @@ int ig_mpi_identity_matches(void);
 int ig_mpi_truncated_receive_returns(void);
 
 /* Whether the MPI library's intra-communicator MPI_Allgatherv delivers
- * the right data when its members' receive types differ in size with
- * matching signatures: 1 for Open MPI (4.1.4 checked); 0 for MPICH (4.0.2
- * returns MPI_ERR_TRUNCATE and wrong data: settings.h says why) and for
- * any build for an MPI configure could not name, to be safe.  From the
- * build. */
+ * the right data when its members' receive types differ in size or extent
+ * with matching signatures: 1 for Open MPI (4.1.4 checked); 0 for MPICH
+ * (4.0.2 returns MPI_ERR_TRUNCATE or wrong data, or hangs: settings.h says
+ * why) and for any build for an MPI configure could not name, to be safe.
+ * From the build. */
 int ig_mpi_allgatherv_takes_mixed_types(void);
 
 /* The family a version string names: "openmpi", "mpich" (MPICH and its

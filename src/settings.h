@@ -86,13 +86,15 @@ typedef struct {
     int net_measure, shm_measure;
     /* Not from the environment: whether the MPI library's intra-communicator
      * MPI_Allgatherv is correct when its members' receive types differ in
-     * size (legal: only the signatures must match).  MPICH 4.0.2's is not: it
-     * cuts each member's part into pieces counted in that member's own
-     * receive-type elements, so members whose types differ cut at different
-     * places, and the call fails with MPI_ERR_TRUNCATE and wrong data.  The
-     * group stage of an MPI_Allgatherv, whose counts are in the user's
-     * receive type, then runs intergather's ring (decide.c).  From the build
-     * (mpi_identity.h), so the same in every process; 1 by default. */
+     * size or extent (legal: only the signatures must match).  MPICH 4.0.2's
+     * is not: it cuts each member's part into pieces of 32 KiB over that
+     * member's own type extent, so members whose types differ cut at
+     * different places, and the call fails with MPI_ERR_TRUNCATE, wrong data
+     * or a hang.  Every group stage may meet that: an MPI_Allgatherv's counts
+     * are in the user's receive types, an MPI_Allgather's in block types of
+     * one size whose extents follow the user's.  Then every group stage runs
+     * intergather's ring (decide.c).  From the build (mpi_identity.h), so
+     * the same in every process; 1 by default. */
     int mpi_allgatherv_mixed_types;
 } ig_settings;
 

@@ -6,7 +6,8 @@
  * resized struct with a non-zero lower bound; and receivers of one group
  * whose receive types differ in size (contiguous runs of 1, 2, 5 or 10
  * ints: legal, only signatures must match), which MPICH 4.0.2's own
- * intra-communicator MPI_Allgatherv gets wrong (src/settings.h).
+ * intra-communicator MPI_Allgatherv gets wrong (src/settings.h), and an
+ * MPI_Allgather whose receivers' types differ in extent.
  * usage: allgatherv_matrix SPLITS [SCALE [units]]
  *   SPLITS    "P+Q,P+Q,..." or LEFT, as allgather_matrix
  *   SCALE     the largest case's scale (default 50000)
@@ -22,7 +23,7 @@ typedef struct {
     MPI_Comm inter;
     const char *split;
     int is_left, local_size, remote_size, local_rank, scale, units_only;
-    long moved, full, empty;
+    long moved, full, empty, allgathers; /* allgathers: MPI_Allgather calls among the moved */
 } ctx;
 
 /* Elements sent by process `rank` of a group when the call's scale is
@@ -139,6 +140,37 @@ static void run_mixed_units(ctx *c, int left_scale, int right_scale)
     MPI_Type_free(&run);
 }
 
+/* MPI_Allgather whose receivers' types differ in extent: every other
+ * receiver takes each int into 8 bytes (MPI_INT resized), so the blocks'
+ * extents differ between members while their signatures match.  Blocks of
+ * `count` ints, compared with native like the other cases. */
+static void run_mixed_extents(ctx *c, int count)
+{
+    MPI_Datatype wide, rtype = MPI_INT;
+    MPI_Type_create_resized(MPI_INT, 0, 8, &wide);
+    MPI_Type_commit(&wide);
+    if (c->local_rank % 2 == 1)
+        rtype = wide;
+    int scount = c->is_left ? count : 0, rcount = c->is_left ? 0 : count;
+    int wrank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    test_buffers b;
+    test_buffers_open(&b, (size_t)scount * sizeof(int) + 1, (size_t)c->remote_size * (size_t)rcount * 8 + 64,
+                      (unsigned)(wrank * 977 + count + 13));
+    if (PMPI_Allgather(b.sbuf, scount, MPI_INT, b.expected, rcount, rtype, c->inter) != MPI_SUCCESS)
+        TEST_FAIL("native PMPI_Allgather failed (receive extents)");
+    if (MPI_Allgather(b.sbuf, scount, MPI_INT, b.got, rcount, rtype, c->inter) != MPI_SUCCESS)
+        TEST_FAIL("%s: MPI_Allgather with receive extents of 4 and 8 bytes per int failed", c->split);
+    char what[160];
+    snprintf(what, sizeof what, "%s: allgather of %d ints, receive extent %d bytes per int", c->split, count,
+             rtype == wide ? 8 : 4);
+    test_buffers_check(&b, what);
+    test_buffers_close(&b);
+    c->moved += count > 0;
+    c->allgathers += count > 0;
+    MPI_Type_free(&wide);
+}
+
 /* Every case on one split. */
 static void run_split(MPI_Comm inter, int is_left, const char *split, void *arg)
 {
@@ -164,6 +196,7 @@ static void run_split(MPI_Comm inter, int is_left, const char *split, void *arg)
     run_mixed_units(c, 200, 0);
     run_mixed_units(c, 200, 200);
     run_mixed_units(c, 2000, 2000);
+    run_mixed_extents(c, 4096);
 }
 
 int main(int argc, char **argv)
@@ -177,7 +210,8 @@ int main(int argc, char **argv)
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     if (wrank == 0)
-        printf("expect served moved=%ld full=%ld empty=%ld\nPASS allgatherv_matrix\n", c.moved, c.full, c.empty);
+        printf("expect served moved=%ld full=%ld empty=%ld allgathers=%ld\nPASS allgatherv_matrix\n", c.moved, c.full,
+               c.empty, c.allgathers);
     MPI_Finalize();
     return 0;
 }

@@ -858,7 +858,7 @@ START_TEST(decide_one_exchange)
                         sh.total[1] = RING_MIN * (uint64_t)n0 + (uint64_t)d1;
                         sh.max_block[0] = sh.total[0];
                         sh.max_block[1] = sh.total[1];
-                        ig_step st = ig_decide_one_exchange(&sh, 0, s);
+                        ig_step st = ig_decide_one_exchange(&sh, s);
                         REQUIRE_EQ(st.algorithm, IG_ALG_FULL_DUPLEX);
                         REQUIRE_EQ(st.sender, -1);
                         ig_group_stage w0 = s->group_stage == IG_GROUP_STAGE_AUTO
@@ -893,10 +893,9 @@ static ig_shape full_shape(int n0, int n1, int nodes, uint64_t b0, uint64_t b1)
 }
 
 /* Under an MPI whose intra-communicator MPI_Allgatherv cannot take
- * members' receive types of different sizes (MPICH 4.0.2: settings.h), an
- * MPI_Allgatherv's group stage is intergather's ring whatever the setting;
- * everything else about the choice stays, and MPI_Allgather's choice does
- * not change at all. */
+ * members' types of different size or extent (MPICH 4.0.2: settings.h),
+ * every group stage is intergather's ring whatever the setting; everything
+ * else about the choice stays. */
 START_TEST(decide_allgatherv_stage_without_mixed_types)
 {
     build_settings(0);
@@ -926,26 +925,25 @@ START_TEST(decide_allgatherv_stage_without_mixed_types)
                                     int staged = b.steps[k].algorithm == IG_ALG_FULL_DUPLEX ||
                                                  (g == 1 && (b.steps[k].algorithm == IG_ALG_FC ||
                                                              b.steps[k].algorithm == IG_ALG_SPREAD));
-                                    ig_group_stage want = op == 1 && staged ? IG_GROUP_STAGE_RING : a.steps[k].stage[g];
+                                    ig_group_stage want = staged ? IG_GROUP_STAGE_RING : a.steps[k].stage[g];
                                     REQUIRE(b.steps[k].stage[g] == want,
                                             "op=%d n=(%d,%d) b=(%llu,%llu) settings %d step %d (algorithm %d): "
                                             "stage[%d] %d, want %d", op, ns[ip], ns[iq], (unsigned long long)bs[b0],
                                             (unsigned long long)bs[b1], i, k, b.steps[k].algorithm, g,
                                             b.steps[k].stage[g], want);
-                                    rings += op == 1 && staged && a.steps[k].stage[g] != IG_GROUP_STAGE_RING;
+                                    rings += staged && a.steps[k].stage[g] != IG_GROUP_STAGE_RING;
                                 }
                             }
                         }
-    /* Some MPI_Allgatherv stage really moved from MPI's to the ring. */
+    /* Some stage really moved from MPI's to the ring. */
     ck_assert_int_gt(rings, 0);
-    /* The pair API's step (always MPI_Allgather) keeps the setting. */
     ig_settings s;
     ig_settings_defaults(&s);
     s.mpi_allgatherv_mixed_types = 0;
     s.group_stage = IG_GROUP_STAGE_MPI;
     ig_shape sh = full_shape(3, 3, 1, 8, 8);
-    ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, &s).stage[0], IG_GROUP_STAGE_MPI);
-    ck_assert_int_eq(ig_decide_one_exchange(&sh, 1, &s).stage[0], IG_GROUP_STAGE_RING);
+    ck_assert_int_eq(ig_decide_one_exchange(&sh, &s).stage[0], IG_GROUP_STAGE_RING);
+    ck_assert_int_eq(ig_decide_one_exchange(&sh, &s).stage[1], IG_GROUP_STAGE_RING);
 }
 END_TEST
 
