@@ -8,6 +8,7 @@
  */
 #include "algorithms.h"
 #include "decide.h"
+#include "mpi_identity.h"
 
 #include <string.h>
 
@@ -51,6 +52,7 @@ static int run_decided(ig_pair *pair, int full, int algorithm, ig_ring_kind sche
     ig_xfer x;
     ig_block rblk;
     ig_settings_defaults(&s);
+    s.mpi_allgatherv_mixed_types = ig_mpi_allgatherv_takes_mixed_types(); /* a fact of the build, as in settings.c */
     s.algorithm = algorithm;
     s.ring_schedule = schedule;
     s.min_bytes = 0;
