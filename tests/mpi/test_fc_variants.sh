@@ -9,6 +9,7 @@
 #   INTERGATHER_GROUP_ALLGATHER=ring   intergather's neighbour ring at every size
 #   INTERGATHER_MANY_SENDERS=join      the paper's p > q plan (extra senders join
 #                                      the receivers' allgather)
+# (Under MPICH every stage is intergather's ring: check_stages.)
 # The stage variants run with INTERGATHER_ALGORITHM=fc (the model would
 # often choose the direct algorithm, which has no group stage).  Then every
 # algorithm of the table forced in turn (INTERGATHER_ALGORITHM=NAME), each
@@ -17,10 +18,19 @@
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=2
 IG_TEST_QUICK=1
+ig_launcher_kind
 
 # check_stages VARIANT PROGRAM: the group stages the summaries report fit
 # VARIANT.
 check_stages() {
+    # Under MPICH every stage is intergather's ring, whatever the setting
+    # (src/settings.h: MPICH 4.0.2's own allgatherv gets members' types of
+    # different size or extent wrong); this suite's MPI is its launcher's.
+    if [ "$IG_LAUNCHER_KIND" = hydra ]; then
+        expect_total group-mpi -eq 0
+        expect_total group-ring -gt 0
+        return
+    fi
     case $1 in
     INTERGATHER_GROUP_ALLGATHER=mpi) expect_total group-ring -eq 0; expect_total group-mpi -gt 0 ;;
     INTERGATHER_GROUP_ALLGATHER=ring) expect_total group-mpi -eq 0; expect_total group-ring -gt 0 ;;
