@@ -53,6 +53,18 @@ static int layout(int n, int scale, int *counts, int *displs)
     return cursor;
 }
 
+/* What the summary must count for one call of these scales: a group
+ * "sends" when some process of it has a non-zero count. */
+static void count_call(ctx *c, int left_scale, int right_scale)
+{
+    int left_size = c->is_left ? c->local_size : c->remote_size;
+    int right_size = c->is_left ? c->remote_size : c->local_size;
+    int left_sends = group_sends(left_size, left_scale), right_sends = group_sends(right_size, right_scale);
+    c->moved += left_sends || right_sends;
+    c->full += left_sends && right_sends;
+    c->empty += !left_sends && !right_sends;
+}
+
 static void run_case(ctx *c, int type_id, int left_scale, int right_scale)
 {
     MPI_Datatype type = test_type(type_id);
@@ -76,13 +88,7 @@ static void run_case(ctx *c, int type_id, int left_scale, int right_scale)
              test_type_name(type_id));
     test_buffers_check(&b, what);
     test_buffers_close(&b);
-    /* A group "sends" when some process of it has a non-zero count. */
-    int left_size = c->is_left ? c->local_size : c->remote_size;
-    int right_size = c->is_left ? c->remote_size : c->local_size;
-    int left_sends = group_sends(left_size, left_scale), right_sends = group_sends(right_size, right_scale);
-    c->moved += left_sends || right_sends;
-    c->full += left_sends && right_sends;
-    c->empty += !left_sends && !right_sends;
+    count_call(c, left_scale, right_scale);
     free(counts);
     free(displs);
 }
@@ -129,12 +135,7 @@ static void run_mixed_units(ctx *c, int left_scale, int right_scale)
              left_scale, right_scale, unit);
     test_buffers_check(&b, what);
     test_buffers_close(&b);
-    int left_size = c->is_left ? c->local_size : c->remote_size;
-    int right_size = c->is_left ? c->remote_size : c->local_size;
-    int left_sends = group_sends(left_size, left_scale), right_sends = group_sends(right_size, right_scale);
-    c->moved += left_sends || right_sends;
-    c->full += left_sends && right_sends;
-    c->empty += !left_sends && !right_sends;
+    count_call(c, left_scale, right_scale);
     free(counts);
     free(displs);
     MPI_Type_free(&run);
