@@ -46,7 +46,11 @@ check_stages() {
 export INTERGATHER_ALGORITHM=fc
 # shellcheck disable=SC2046
 mapfile -t launches < <(matrix_launches $(test_pairs))
-for variant in auto INTERGATHER_GROUP_ALLGATHER=mpi INTERGATHER_GROUP_ALLGATHER=ring INTERGATHER_MANY_SENDERS=join; do
+variants="auto INTERGATHER_GROUP_ALLGATHER=mpi INTERGATHER_GROUP_ALLGATHER=ring INTERGATHER_MANY_SENDERS=join"
+# Under MPICH `auto`, `mpi` and `ring` all run the ring (check_stages):
+# `mpi` proves the setting is overridden, `ring` would repeat `auto`.
+[ "$IG_LAUNCHER_KIND" != hydra ] || variants=${variants/ INTERGATHER_GROUP_ALLGATHER=ring/}
+for variant in $variants; do
     [ "$variant" = auto ] || export "${variant?}"
     for launch in "${launches[@]}"; do
         read -r np kind splits <<<"$launch"
