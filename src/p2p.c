@@ -27,20 +27,20 @@ int ig_waitall_status(int n, MPI_Request *reqs, MPI_Status *stats)
     return MPI_SUCCESS;
 }
 
+/* Real statuses rather than MPI_STATUSES_IGNORE: the failed operation's
+ * own error is in its status.  (With MPICH's mpi.h, gcc also takes the
+ * sentinel for a zero-sized array and warns.)  They live on the stack, and
+ * the requests are completed a chunk at a time: nothing is allocated, so
+ * no process stops here for lack of memory while its peers wait.  Waiting
+ * on one chunk holds up none of the others: MPI progresses every pending
+ * operation, not only those waited on. */
 int ig_waitall(int n, MPI_Request *reqs)
 {
-    /* Real statuses rather than MPI_STATUSES_IGNORE: the failed operation's
-     * own error is in its status.  (With MPICH's mpi.h, gcc also takes the
-     * sentinel for a zero-sized array and warns.) */
-    MPI_Status one[8], *stats = n <= 8 ? one : malloc((size_t)n * sizeof *stats);
-    if (stats == NULL) {
-        for (int i = 0; i < n; i++)
-            PMPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
-        return MPI_ERR_NO_MEM;
-    }
-    int rc = ig_waitall_status(n, reqs, stats);
-    if (stats != one)
-        free(stats);
+    enum { CHUNK = 16 };
+    MPI_Status stats[CHUNK];
+    int rc = MPI_SUCCESS;
+    for (int first = 0; first < n; first += CHUNK)
+        ig_err_keep(&rc, ig_waitall_status(n - first < CHUNK ? n - first : CHUNK, reqs + first, stats));
     return rc;
 }
 
