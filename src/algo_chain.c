@@ -109,7 +109,7 @@ static int chain_sender(chain_ctx *c)
     rc = ig_block_make(x->scount, x->stype, &blk);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Request *reqs = ig_requests_new(c->m);
+    MPI_Request *reqs = ig_pair_requests(c->pair, c->m);
     if (reqs == NULL) {
         ig_block_free(&blk);
         return MPI_ERR_NO_MEM;
@@ -119,7 +119,7 @@ static int chain_sender(chain_ctx *c)
         ig_err_keep(&rc, PMPI_Isend(base + (MPI_Aint)s * c->seg_bytes, (int)seg_len(c, s), MPI_BYTE, owner,
                                     IG_TAG_DIRECT, c->pair->comm, &reqs[s]));
     ig_err_keep(&rc, ig_waitall(c->m, reqs));
-    free(reqs);
+    ig_pair_requests_done(c->pair, reqs);
     ig_block_free(&blk);
     return rc;
 }
@@ -138,15 +138,15 @@ static int chain_receiver(chain_ctx *c, const ig_step *step)
     int j = c->pair->rank - c->p, q = c->q, m = c->m;
     int left = c->p + (j + q - 1) % q, right = c->p + (j + 1) % q;
     int own_lo = ig_range_first(c->p, q, j), own_hi = ig_range_first(c->p, q, j + 1), owned = own_hi - own_lo;
-    int *lists = malloc(2 * (size_t)(c->p + 1) * sizeof(int));
+    int *lists = ig_pair_ints(c->pair, 2 * (c->p + 1));
     if (lists == NULL)
         return MPI_ERR_NO_MEM;
     int *in = lists, *out = lists + c->p + 1;
     int n_in = q > 1 ? out_list(c, (j + q - 1) % q, in) : 0, n_out = q > 1 ? out_list(c, j, out) : 0;
     int n_recv = (owned + n_in) * m, window = step->window > 0 ? step->window : 1;
-    MPI_Request *reqs = ig_requests_new(n_recv + window);
+    MPI_Request *reqs = ig_pair_requests(c->pair, n_recv + window);
     if (reqs == NULL) {
-        free(lists);
+        ig_pair_ints_done(c->pair, lists);
         return MPI_ERR_NO_MEM;
     }
     MPI_Request *sends = reqs + n_recv;
@@ -171,8 +171,8 @@ static int chain_receiver(chain_ctx *c, const ig_step *step)
         }
     }
     ig_err_keep(&rc, ig_waitall(n_recv + window, reqs));
-    free(reqs);
-    free(lists);
+    ig_pair_requests_done(c->pair, reqs);
+    ig_pair_ints_done(c->pair, lists);
     return rc;
 }
 

@@ -127,7 +127,7 @@ int ig_direct_prepare(ig_pair *pair, const ig_xfer *x, const ig_step *step, ig_d
 {
     *d = (ig_direct){ .pair = pair, .x = x };
     direct_roles(pair, step, d);
-    d->reqs = ig_requests_new(d->nrecv + d->window);
+    d->reqs = ig_pair_requests(pair, d->nrecv + d->window);
     if (d->reqs == NULL)
         return MPI_ERR_NO_MEM;
     prepare_whole(d);
@@ -185,7 +185,7 @@ int ig_direct_finish(ig_direct *d)
 
 void ig_direct_release(ig_direct *d)
 {
-    free(d->reqs);
+    ig_pair_requests_done(d->pair, d->reqs);
     d->reqs = NULL;
     release_whole(d);
 }

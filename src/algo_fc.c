@@ -25,14 +25,14 @@ static int fc_gather(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
         return MPI_SUCCESS;
     if (ig_xfer_uniform(x) && n == pair->p)
         return ig_group_allgatherv(x->rbuf, NULL, NULL, x->rtype, x->rextent, pair->fc_gather, stage);
-    int *blocks = malloc(3 * (size_t)n * sizeof(int));
+    int *blocks = ig_pair_ints(pair, 3 * n);
     if (blocks == NULL)
         return MPI_ERR_NO_MEM;
     for (int key = 0; key < n; key++)
         blocks[key] = ig_fc_gather_block(pair->p, key);
     ig_xfer_gather_layout(x, n, blocks, blocks + n, blocks + 2 * n);
     int rc = ig_group_allgatherv(x->rbuf, blocks + n, blocks + 2 * n, x->rtype, x->rextent, pair->fc_gather, stage);
-    free(blocks);
+    ig_pair_ints_done(pair, blocks);
     return rc;
 }
 

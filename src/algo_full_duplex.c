@@ -44,7 +44,7 @@ static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
         hi = ig_range_first(v->pv.n_remote, v->pv.n_local, v->pv.local_index + 1);
     }
     int capacity = (hi - lo) + 1; /* the receives, and my send */
-    MPI_Request *reqs = ig_requests_new(capacity);
+    MPI_Request *reqs = ig_pair_requests(pair, capacity);
     if (reqs == NULL)
         return MPI_ERR_NO_MEM;
     int n = 0, rc = MPI_SUCCESS;
@@ -56,7 +56,7 @@ static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
         ig_err_keep(&rc, PMPI_Isend(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, pair->comm, &reqs[n++]));
     }
     ig_err_keep(&rc, ig_waitall(n, reqs));
-    free(reqs);
+    ig_pair_requests_done(pair, reqs);
     return rc;
 }
 
@@ -71,7 +71,7 @@ static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
     int n = v->pv.n_local;
     if (n == 1)
         return MPI_SUCCESS;
-    int *arrays = malloc(3 * (size_t)n * sizeof(int));
+    int *arrays = ig_pair_ints(pair, 3 * n);
     if (arrays == NULL)
         return MPI_ERR_NO_MEM;
     int *blocks = arrays, *counts = arrays + n, *displs = arrays + 2 * n, rc = MPI_SUCCESS;
@@ -92,7 +92,7 @@ static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
             ig_err_keep(&rc, ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage));
         }
     }
-    free(arrays);
+    ig_pair_ints_done(pair, arrays);
     return rc;
 }
 

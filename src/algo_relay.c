@@ -66,7 +66,7 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
     int rc = ig_block_make(x->scount, x->stype, &blk);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Request *reqs = ig_requests_new(window);
+    MPI_Request *reqs = ig_pair_requests(c->pair, window);
     if (reqs == NULL) {
         ig_block_free(&blk);
         return MPI_ERR_NO_MEM;
@@ -79,7 +79,7 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
         ig_err_keep(&rc, send_windowed(c, &ws, base + pc.offset, pc, c->p + owner, IG_TAG_DIRECT));
     }
     ig_err_keep(&rc, ig_waitall(window, reqs));
-    free(reqs);
+    ig_pair_requests_done(c->pair, reqs);
     ig_block_free(&blk);
     return rc;
 }
@@ -101,11 +101,11 @@ static int relay_receiver(const relay_ctx *c, const ig_step *step)
 {
     int p = c->p, q = c->q, j = c->pair->rank - p, rc = MPI_SUCCESS;
     int window = step->window > 0 ? step->window : 1, n_recv = p * q;
-    int *orders = malloc(2 * (size_t)p * sizeof(int));
-    MPI_Request *reqs = ig_requests_new(n_recv + window);
+    int *orders = ig_pair_ints(c->pair, 2 * p);
+    MPI_Request *reqs = ig_pair_requests(c->pair, n_recv + window);
     if (orders == NULL || reqs == NULL) {
-        free(orders);
-        free(reqs);
+        ig_pair_ints_done(c->pair, orders);
+        ig_pair_requests_done(c->pair, reqs);
         return MPI_ERR_NO_MEM;
     }
     int *own_order = orders, *scratch = orders + p;
@@ -125,8 +125,8 @@ static int relay_receiver(const relay_ctx *c, const ig_step *step)
             ig_err_keep(&rc, send_windowed(c, &ws, piece_at(c, own_order[k], pc), pc, p + (j + d) % q, IG_TAG_RING));
     }
     ig_err_keep(&rc, ig_waitall(n_recv + window, reqs));
-    free(reqs);
-    free(orders);
+    ig_pair_requests_done(c->pair, reqs);
+    ig_pair_ints_done(c->pair, orders);
     return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "decide.h"
 #include "mpi_identity.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The shape of a uniform call on a pair: p senders of k bytes each, q
@@ -108,4 +109,43 @@ int ig_pair_allgather_algorithm(ig_pair *pair, const char *name, int full_duplex
         if (strcmp(name, ig_algorithm_info_of((ig_algorithm)a)->name) == 0)
             return run_decided(pair, full_duplex != 0, a, IG_RING_OPTIMAL, sbuf, scount, stype, rbuf, rcount, rtype);
     return MPI_ERR_ARG;
+}
+
+int ig_pair_create(MPI_Comm comm, int p, ig_pair **out)
+{
+    int size;
+    MPI_Comm dup;
+    int rc = PMPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (p < 1 || p >= size)
+        return MPI_ERR_ARG;
+    rc = PMPI_Comm_dup(comm, &dup);
+    if (rc == MPI_SUCCESS)
+        rc = ig_private_comm_setup(dup);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* A process without the pair's storage still takes part in adopting
+     * it, which then fails for every process alike. */
+    int requests, ints;
+    ig_decide_pair_room(p, size - p, &requests, &ints);
+    ig_pair *pair = malloc(sizeof *pair);
+    rc = ig_pair_adopt(dup, p, requests, ints, pair);
+    if (rc != MPI_SUCCESS) {
+        free(pair);
+        ig_private_comm_free(&dup);
+        return rc;
+    }
+    *out = pair;
+    return MPI_SUCCESS;
+}
+
+int ig_pair_free(ig_pair **pair)
+{
+    if (*pair == NULL)
+        return MPI_SUCCESS;
+    int rc = ig_pair_release(*pair);
+    free(*pair);
+    *pair = NULL;
+    return rc;
 }

@@ -20,20 +20,36 @@ struct ig_comm_cache {
     int other_node; /* the first merged rank not on merged rank 0's node; 1 if all share one */
     ig_settings settings; /* the process's, with the model this communicator measured */
     MPI_Comm local_group; /* on first use */
-    ig_pair *direction[2]; /* [1]: the local group sends; [0]: the remote group sends */
+    ig_pair *direction[2]; /* [1]: the local group sends; [0]: the remote group sends; once built */
+    ig_pair pairs[2];      /* their storage, kept with the cache: building one allocates nothing here */
     int64_t *records;      /* room for every process's MPI_Allgatherv view (agree.c) */
 };
+
+/* Attached to an inter-communicator for which a process could not
+ * allocate its cache: that process took part in building the cache with
+ * stand-in storage and made the settings check fail for everyone, so all
+ * processes stay native on it together (settings_agree is 0 here). */
+static ig_comm_cache without_memory;
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void cache_destroy(ig_comm_cache *cache)
+/* What the cache holds, not its storage. */
+static void cache_clear(ig_comm_cache *cache)
 {
     for (int d = 0; d < 2; d++)
-        ig_pair_free(&cache->direction[d]);
+        if (cache->direction[d] != NULL)
+            ig_pair_release(cache->direction[d]);
     ig_private_comm_free(&cache->local_group);
     ig_private_comm_free(&cache->merged);
     free(cache->records);
+}
+
+static void cache_destroy(ig_comm_cache *cache)
+{
+    if (cache == &without_memory)
+        return;
+    cache_clear(cache);
     free(cache);
 }
 
@@ -83,9 +99,9 @@ static int check_settings_agree(ig_comm_cache *cache)
     static atomic_int told;
     if (rc == MPI_SUCCESS && !cache->settings_agree && ig_comm_cache_is_spokesperson(cache) &&
         !atomic_exchange(&told, 1))
-        ig_log("settings differ between the processes of an inter-communicator; "
-               "its MPI_Allgather calls stay native (set the INTERGATHER_* variables "
-               "identically for the whole job, e.g. with mpirun -x)");
+        ig_log("settings differ between the processes of an inter-communicator, or one of them "
+               "had no memory for intergather's state; its MPI_Allgather calls stay native (set the "
+               "INTERGATHER_* variables identically for the whole job, e.g. with mpirun -x)");
     return rc;
 }
 
@@ -150,14 +166,16 @@ static int measure_model(ig_comm_cache *cache)
 
 static int cache_build(MPI_Comm inter, ig_comm_cache **out)
 {
-    ig_comm_cache *cache = calloc(1, sizeof *cache);
+    ig_comm_cache stand_in = { 0 }, *cache = calloc(1, sizeof *cache);
     if (cache == NULL)
-        return MPI_ERR_NO_MEM;
+        cache = &stand_in; /* without records: the settings check fails for all */
     cache->merged = cache->local_group = MPI_COMM_NULL;
     PMPI_Comm_size(inter, &cache->local_size);
     PMPI_Comm_remote_size(inter, &cache->remote_size);
     PMPI_Comm_rank(inter, &cache->local_rank);
-    cache->records = malloc((size_t)(cache->local_size + cache->remote_size) * IG_CACHE_RECORD_LEN * sizeof(int64_t));
+    if (cache != &stand_in)
+        cache->records = malloc((size_t)(cache->local_size + cache->remote_size) * IG_CACHE_RECORD_LEN *
+                                sizeof(int64_t));
     int rc = PMPI_Intercomm_merge(inter, 0, &cache->merged);
     if (rc == MPI_SUCCESS)
         rc = ig_private_comm_setup(cache->merged);
@@ -167,6 +185,10 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
         rc = count_nodes(cache);
     if (rc == MPI_SUCCESS)
         rc = measure_model(cache);
+    if (cache == &stand_in) {
+        cache_clear(&stand_in);
+        cache = &without_memory;
+    }
     if (rc != MPI_SUCCESS) {
         cache_destroy(cache);
         return rc;
@@ -257,15 +279,20 @@ int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **out)
         return MPI_SUCCESS;
     }
     int p = local_sends ? cache->local_size : cache->remote_size;
+    int q = cache->local_size + cache->remote_size - p;
     int key = local_sends ? cache->local_rank : p + cache->local_rank;
-    MPI_Comm ordered;
+    int requests, ints;
+    MPI_Comm ordered = MPI_COMM_NULL;
+    ig_decide_pair_room(p, q, &requests, &ints);
     int rc = PMPI_Comm_split(cache->merged, 0, key, &ordered);
     if (rc == MPI_SUCCESS)
         rc = ig_private_comm_setup(ordered);
     if (rc == MPI_SUCCESS)
-        rc = ig_pair_adopt(ordered, p, slot);
-    if (rc != MPI_SUCCESS)
+        rc = ig_pair_adopt(ordered, p, requests, ints, &cache->pairs[local_sends ? 1 : 0]);
+    if (rc != MPI_SUCCESS) {
+        ig_private_comm_free(&ordered);
         return rc;
-    *out = *slot;
+    }
+    *out = *slot = &cache->pairs[local_sends ? 1 : 0];
     return MPI_SUCCESS;
 }

@@ -39,6 +39,25 @@
 #define IG_RELAY_MIN_PIECE 2048
 #define IG_RELAY_MAX_MESSAGES 4096
 
+static int max_int(int a, int b) { return a > b ? a : b; }
+
+/* Each algorithm's largest request array, on a process of either group:
+ * direct, every remote block and a window of sends (n_remote + min(n_remote,
+ * window)); spread and full duplex, the blocks a process owns and its send
+ * (at most max(p, q) + 1); the chain without segments, its owned and
+ * relayed blocks and a window (p + window); the relay's receivers, p q
+ * pieces and a window, where the model weighs it.  Ints: fc's, spread's
+ * and full duplex's counts and displacements (3 per process of a group),
+ * the chain's and relay's orders (2 (p + 1)). */
+void ig_decide_pair_room(int p, int q, int *requests, int *ints)
+{
+    int larger = max_int(p, q);
+    *requests = max_int(2 * larger, p + IG_DIRECT_WINDOW);
+    if ((int64_t)p * q <= IG_RELAY_MAX_MESSAGES)
+        *requests = max_int(*requests, p * q + IG_DIRECT_WINDOW);
+    *ints = 3 * (p + q) + 2;
+}
+
 /* Between nodes the model weighs direct only up to this many messages per
  * call (p q).  For p >= q the model gives direct and the fc family the
  * same bandwidth term, so latency terms of microseconds decide between

@@ -50,6 +50,14 @@ void ig_decide(const ig_shape *shape, int allgatherv, const ig_settings *s, ig_c
 /* The full-duplex algorithm's step for this shape (both groups send). */
 ig_step ig_decide_one_exchange(const ig_shape *shape, const ig_settings *s);
 
+/* The room a pair of p and q processes reserves when it is built
+ * (pair.h): the most requests and ints an algorithm the model can choose
+ * for it holds at once, so that those calls allocate nothing.  Not
+ * covered: the chain's segments and the relay beyond the messages the
+ * model weighs it for, which only a forced algorithm runs (they allocate
+ * what exceeds the room). */
+void ig_decide_pair_room(int p, int q, int *requests, int *ints);
+
 /* ---- Speculation (speculate.h): steps posted before the agreement ------ */
 
 /* What a process that posted `step` before the agreement tells the others

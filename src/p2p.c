@@ -1,15 +1,5 @@
 #include "p2p.h"
 
-#include <stdlib.h>
-
-MPI_Request *ig_requests_new(int n)
-{
-    MPI_Request *reqs = malloc((size_t)(n > 0 ? n : 1) * sizeof *reqs);
-    for (int i = 0; reqs != NULL && i < n; i++)
-        reqs[i] = MPI_REQUEST_NULL;
-    return reqs;
-}
-
 /* After MPI_ERR_IN_STATUS the requests marked MPI_ERR_PENDING are still
  * running (their buffers are still in use): complete them before anything
  * returns, then report the first real error. */

@@ -9,10 +9,6 @@
 
 #include <mpi.h>
 
-/* n requests set to MPI_REQUEST_NULL (at least one element allocated), or
- * NULL when out of memory. */
-MPI_Request *ig_requests_new(int n);
-
 /* Complete every request; the first error of an operation, or of the call. */
 int ig_waitall(int n, MPI_Request *reqs);
 /* The same with the caller's statuses (to read counts afterwards). */

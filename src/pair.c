@@ -22,51 +22,95 @@ int ig_private_comm_setup(MPI_Comm comm)
     return PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
 }
 
-int ig_pair_adopt(MPI_Comm comm, int p, ig_pair **out)
+/* The room, allocated; 0 when out of memory (nothing kept). */
+static int reserve_room(ig_pair *pair, int requests, int ints)
 {
-    ig_pair *pair = calloc(1, sizeof *pair);
-    if (pair == NULL)
-        return MPI_ERR_NO_MEM;
-    int size;
-    pair->comm = comm;
-    pair->fc_bcast = pair->fc_gather = pair->side = MPI_COMM_NULL;
-    PMPI_Comm_size(comm, &size);
-    PMPI_Comm_rank(comm, &pair->rank);
-    pair->p = p;
-    pair->q = size - p;
-    *out = pair;
-    return MPI_SUCCESS;
+    pair->room_requests = malloc((size_t)(requests > 0 ? requests : 1) * sizeof *pair->room_requests);
+    pair->room_ints = malloc((size_t)(ints > 0 ? ints : 1) * sizeof *pair->room_ints);
+    if (pair->room_requests == NULL || pair->room_ints == NULL) {
+        free(pair->room_requests);
+        free(pair->room_ints);
+        return 0;
+    }
+    pair->room_requests_n = requests;
+    pair->room_ints_n = ints;
+    return 1;
 }
 
-int ig_pair_create(MPI_Comm comm, int p, ig_pair **out)
+int ig_pair_adopt(MPI_Comm comm, int p, int requests, int ints, ig_pair *pair)
 {
-    int size;
-    MPI_Comm dup;
-    int rc = PMPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (p < 1 || p >= size)
-        return MPI_ERR_ARG;
-    rc = PMPI_Comm_dup(comm, &dup);
-    if (rc == MPI_SUCCESS)
-        rc = ig_private_comm_setup(dup);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ig_pair_adopt(dup, p, out);
-}
-
-int ig_pair_free(ig_pair **pair)
-{
-    ig_pair *pr = *pair;
-    if (pr == NULL)
+    int size, ok = 0, all_ok = 0;
+    if (pair != NULL) {
+        *pair = (ig_pair){ .comm = comm, .p = p, .fc_bcast = MPI_COMM_NULL, .fc_gather = MPI_COMM_NULL,
+                           .side = MPI_COMM_NULL };
+        PMPI_Comm_size(comm, &size);
+        PMPI_Comm_rank(comm, &pair->rank);
+        pair->q = size - p;
+        ok = reserve_room(pair, requests, ints);
+    }
+    /* MPICH's errflag, once per pair: a process short of memory here
+     * makes the pair fail for all instead of running without it alone. */
+    int rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+    if (rc == MPI_SUCCESS && all_ok)
         return MPI_SUCCESS;
-    ig_private_comm_free(&pr->fc_bcast);
-    ig_private_comm_free(&pr->fc_gather);
-    ig_private_comm_free(&pr->side);
-    int rc = ig_private_comm_free(&pr->comm);
-    free(pr);
-    *pair = NULL;
-    return rc;
+    if (ok) {
+        free(pair->room_requests);
+        free(pair->room_ints);
+    }
+    return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
+}
+
+int ig_pair_release(ig_pair *pair)
+{
+    ig_private_comm_free(&pair->fc_bcast);
+    ig_private_comm_free(&pair->fc_gather);
+    ig_private_comm_free(&pair->side);
+    free(pair->room_requests);
+    free(pair->room_ints);
+    pair->room_requests = NULL;
+    pair->room_ints = NULL;
+    return ig_private_comm_free(&pair->comm);
+}
+
+MPI_Request *ig_pair_requests(ig_pair *pair, int n)
+{
+    MPI_Request *reqs = NULL;
+    if (n <= pair->room_requests_n && !pair->room_requests_busy) {
+        pair->room_requests_busy = 1;
+        reqs = pair->room_requests;
+    } else {
+        ig_stats_arrays_allocated();
+        reqs = malloc((size_t)(n > 0 ? n : 1) * sizeof *reqs);
+    }
+    for (int i = 0; reqs != NULL && i < n; i++)
+        reqs[i] = MPI_REQUEST_NULL;
+    return reqs;
+}
+
+void ig_pair_requests_done(ig_pair *pair, MPI_Request *reqs)
+{
+    if (reqs == pair->room_requests)
+        pair->room_requests_busy = 0;
+    else
+        free(reqs);
+}
+
+int *ig_pair_ints(ig_pair *pair, int n)
+{
+    if (n <= pair->room_ints_n && !pair->room_ints_busy) {
+        pair->room_ints_busy = 1;
+        return pair->room_ints;
+    }
+    ig_stats_arrays_allocated();
+    return malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+}
+
+void ig_pair_ints_done(ig_pair *pair, int *ints)
+{
+    if (ints == pair->room_ints)
+        pair->room_ints_busy = 0;
+    else
+        free(ints);
 }
 
 int ig_pair_senders(const ig_pair *pair) { return pair->p; }

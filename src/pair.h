@@ -21,6 +21,13 @@ struct ig_pair {
     MPI_Comm fc_gather;/* this process's gather group, or MPI_COMM_NULL */
 
     MPI_Comm side; /* this process's own group (senders or receivers), on first use */
+
+    /* Room for one call's requests and counts, reserved when the pair was
+     * built (ig_pair_requests, ig_pair_ints); busy while an algorithm
+     * holds it. */
+    MPI_Request *room_requests;
+    int *room_ints;
+    int room_requests_n, room_ints_n, room_requests_busy, room_ints_busy;
 };
 
 /* Every internal communicator goes through these two, so that errors come
@@ -28,8 +35,30 @@ struct ig_pair {
 int ig_private_comm_setup(MPI_Comm comm);
 int ig_private_comm_free(MPI_Comm *comm);
 
-/* Take ownership of `comm` (already private and ordered senders first). */
-int ig_pair_adopt(MPI_Comm comm, int p, ig_pair **pair);
+/* Make *pair (storage the caller owns, or NULL when the caller could not
+ * allocate it) the pair of `comm`, already private and ordered senders
+ * first, and reserve its room: `requests` requests and `ints` ints, what
+ * the algorithms the decision can choose for it hold at once
+ * (ig_decide_pair_room).  Collective over comm: every process learns
+ * whether all of them have their storage and room, and if one does not,
+ * all return MPI_ERR_NO_MEM and none holds a pair (comm stays the
+ * caller's), so that no process runs an algorithm its peers cannot. */
+int ig_pair_adopt(MPI_Comm comm, int p, int requests, int ints, ig_pair *pair);
+
+/* Free what ig_pair_adopt gave the pair (its communicators and room), not
+ * the storage. */
+int ig_pair_release(ig_pair *pair);
+
+/* n requests set to MPI_REQUEST_NULL: the pair's reserved room when n fits
+ * and the room is free (nothing allocated, so nothing can fail), else newly
+ * allocated (NULL when out of memory).  Give them back (NULL too) with
+ * ig_pair_requests_done. */
+MPI_Request *ig_pair_requests(ig_pair *pair, int n);
+void ig_pair_requests_done(ig_pair *pair, MPI_Request *reqs);
+
+/* n ints, from the room as ig_pair_requests (NULL when out of memory). */
+int *ig_pair_ints(ig_pair *pair, int n);
+void ig_pair_ints_done(ig_pair *pair, int *ints);
 
 static inline int ig_pair_is_sender(const ig_pair *pair)
 {

@@ -44,6 +44,9 @@ void ig_stats_erroneous(void);
 /* A direct step posted before the agreement (speculate.h), and one withdrawn. */
 void ig_stats_posted_early(void);
 void ig_stats_withdrawn(void);
+/* An algorithm's requests or counts that did not fit its pair's room
+ * (pair.h) and were allocated. */
+void ig_stats_arrays_allocated(void);
 void ig_stats_comm_created(int n);
 void ig_stats_comm_freed(int n);
 

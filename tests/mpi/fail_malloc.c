@@ -14,6 +14,10 @@
  * "fail_malloc: FUNCTION(SIZE) failed in world rank RANK", so that a test
  * can check that its failure really happened.  Every other allocation goes
  * to glibc's unchanged.
+ *   IG_TEST_TRACE_ALLOC=1     report every allocation libintergather makes,
+ *                             as "fail_malloc: trace FUNCTION(SIZE) in world
+ *                             rank RANK", so that a test can list the sizes
+ *                             to fail
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -58,18 +62,40 @@ static int from_intergather(void *caller)
     return dladdr(caller, &info) != 0 && info.dli_fname != NULL && strstr(info.dli_fname, "libintergather") != NULL;
 }
 
-/* Whether this allocation is the one to fail; reports it if so (snprintf
- * into a buffer on the stack and write(2) allocate nothing). */
+/* One line on standard error (snprintf into a buffer on the stack and
+ * write(2) allocate nothing). */
+static void report(const char *prefix, const char *function, size_t size, const char *verb)
+{
+    char line[128];
+    const char *rank = world_rank();
+    int n = snprintf(line, sizeof line, "fail_malloc: %s%s(%zu) %s world rank %s\n", prefix, function, size, verb,
+                     rank != NULL ? rank : "?");
+    if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+        return; /* nothing more to do about a report that cannot be written */
+}
+
+static int tracing(void)
+{
+    static int trace = -1; /* -1: not read yet */
+    if (trace < 0) {
+        const char *t = getenv("IG_TEST_TRACE_ALLOC");
+        trace = t != NULL && strcmp(t, "1") == 0;
+    }
+    return trace;
+}
+
+/* Whether this allocation is the one to fail; reports it if so, and every
+ * allocation of libintergather's when tracing. */
 static int fails(failure *f, const char *function, size_t size, void *caller)
 {
     if (f->armed < 0)
         arm(f);
-    if (!f->armed || size != f->size || !from_intergather(caller))
+    int traced = tracing(), mine = (traced || (f->armed && size == f->size)) && from_intergather(caller);
+    if (traced && mine)
+        report("trace ", function, size, "in");
+    if (!f->armed || size != f->size || !mine)
         return 0;
-    char line[128];
-    int n = snprintf(line, sizeof line, "fail_malloc: %s(%zu) failed in world rank %s\n", function, size, world_rank());
-    if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
-        return 1; /* nothing more to do about a report that cannot be written */
+    report("", function, size, "failed in");
     return 1;
 }
 
