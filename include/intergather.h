@@ -43,7 +43,9 @@ typedef enum {
 } ig_ring_kind;
 
 /* Collective over comm.  The pair keeps private duplicates, so comm may be
- * freed afterwards and no internal message can match a user's receive. */
+ * freed afterwards and no internal message can match a user's receive.  If
+ * any process cannot allocate the pair, every process returns
+ * MPI_ERR_NO_MEM and gets no pair. */
 INTERGATHER_API int ig_pair_create(MPI_Comm comm, int p, ig_pair **pair);
 INTERGATHER_API int ig_pair_free(ig_pair **pair);
 INTERGATHER_API int ig_pair_senders(const ig_pair *pair);
