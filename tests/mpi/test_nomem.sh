@@ -21,7 +21,7 @@ FAILLIB="$IG_TOP_BUILDDIR/tests/mpi/.libs/libfailmalloc.so"
 # NP LEFT COUNT KINDS SETTING: nomem's arguments (nomem.c) and the
 # algorithm setting (- for the default decision).
 scenarios=(
-    "5 2 101 hrfv -"
+    "5 2 101 mhrfv -"
     "5 2 101 hf INTERGATHER_ALGORITHM=direct"
     "5 2 2001 hv INTERGATHER_ALGORITHM=fc"
     "8 5 3001 h INTERGATHER_ALGORITHM=spread"
