@@ -115,6 +115,7 @@ int ig_pair_create(MPI_Comm comm, int p, ig_pair **out)
 {
     int size;
     MPI_Comm dup;
+    *out = NULL;
     int rc = PMPI_Comm_size(comm, &size);
     if (rc != MPI_SUCCESS)
         return rc;

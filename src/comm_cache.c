@@ -29,7 +29,7 @@ struct ig_comm_cache {
  * allocate its cache: that process took part in building the cache with
  * stand-in storage and made the settings check fail for everyone, so all
  * processes stay native on it together (settings_agree is 0 here). */
-static ig_comm_cache without_memory;
+static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .local_group = MPI_COMM_NULL };
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -30,6 +30,8 @@ static int reserve_room(ig_pair *pair, int requests, int ints)
     if (pair->room_requests == NULL || pair->room_ints == NULL) {
         free(pair->room_requests);
         free(pair->room_ints);
+        pair->room_requests = NULL;
+        pair->room_ints = NULL;
         return 0;
     }
     pair->room_requests_n = requests;
@@ -56,6 +58,8 @@ int ig_pair_adopt(MPI_Comm comm, int p, int requests, int ints, ig_pair *pair)
     if (ok) {
         free(pair->room_requests);
         free(pair->room_ints);
+        pair->room_requests = NULL;
+        pair->room_ints = NULL;
     }
     return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
 }

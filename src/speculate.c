@@ -91,13 +91,16 @@ static void cancel_receives(ig_speculation *sp, char *got)
  * the pair whose first group this process's group is (or is not). */
 static int discard_one(ig_comm_cache *cache, int local_first, int index)
 {
-    ig_pair *pair;
+    /* The remote sender posted on a pair it had built, and pairs are built
+     * by all processes or none (ig_pair_adopt): look it up, never build
+     * it here, which is collective. */
+    ig_pair *pair = ig_comm_cache_pair_built(cache, local_first);
     MPI_Message msg;
     MPI_Status status;
-    int bytes = 0, rc = ig_comm_cache_pair(cache, local_first, &pair);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = PMPI_Mprobe(ig_pair_view_of(pair).remote_base + index, IG_TAG_DIRECT, pair->comm, &msg, &status);
+    int bytes = 0;
+    if (pair == NULL)
+        return MPI_ERR_INTERN;
+    int rc = PMPI_Mprobe(ig_pair_view_of(pair).remote_base + index, IG_TAG_DIRECT, pair->comm, &msg, &status);
     /* Defined: an early message is at most INT_MAX bytes (guessed_direct). */
     if (rc == MPI_SUCCESS)
         rc = PMPI_Get_count(&status, MPI_BYTE, &bytes);
