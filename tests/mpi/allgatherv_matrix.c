@@ -6,12 +6,17 @@
  * resized struct with a non-zero lower bound; and receivers of one group
  * whose receive types differ in size (contiguous runs of 1, 2, 5 or 10
  * ints: legal, only signatures must match), which MPICH 4.0.2's own
- * intra-communicator MPI_Allgatherv gets wrong (src/settings.h), and an
- * MPI_Allgather whose receivers' types differ in extent.
- * usage: allgatherv_matrix SPLITS [SCALE [units]]
+ * intra-communicator MPI_Allgatherv gets wrong (src/settings.h), with
+ * senders whose send types differ in size too (which native Open MPI 4.1
+ * gets wrong: run_mixed_units); and an MPI_Allgather whose receivers'
+ * types differ in extent.
+ * usage: allgatherv_matrix SPLITS [SCALE [units|same-send-units]]
  *   SPLITS    "P+Q,P+Q,..." or LEFT, as allgather_matrix
  *   SCALE     the largest case's scale (default 50000)
  *   units     only the cases of receive types that differ in size
+ *   same-send-units  every sender sends MPI_INT in those cases (for runs
+ *             in which the calls go to native Open MPI 4.1, which gets
+ *             senders whose types differ in size wrong: run_mixed_units)
  */
 #include "testlib.h"
 
@@ -22,7 +27,7 @@
 typedef struct {
     MPI_Comm inter;
     const char *split;
-    int is_left, local_size, remote_size, local_rank, scale, units_only;
+    int is_left, local_size, remote_size, local_rank, scale, units_only, same_send_units;
     long moved, full, empty, allgathers; /* allgathers: MPI_Allgather calls among the moved */
 } ctx;
 
@@ -111,7 +116,7 @@ static void run_mixed_units(ctx *c, int left_scale, int right_scale)
 {
     int my_scale = c->is_left ? left_scale : right_scale, remote_scale = c->is_left ? right_scale : left_scale;
     int unit = unit_of(c->local_rank), scount = 10 * (my_scale > 0 ? count_of(c->local_rank, my_scale) : 0);
-    int send_unit = unit_of(c->local_rank + 1);
+    int send_unit = c->same_send_units ? 1 : unit_of(c->local_rank + 1);
     MPI_Datatype run, send_run;
     MPI_Type_contiguous(unit, MPI_INT, &run);
     MPI_Type_commit(&run);
@@ -214,8 +219,10 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     if (argc < 2)
-        TEST_FAIL("usage: allgatherv_matrix SPLITS [SCALE [units]]");
-    ctx c = { .scale = argc > 2 ? atoi(argv[2]) : 50000, .units_only = argc > 3 && strcmp(argv[3], "units") == 0 };
+        TEST_FAIL("usage: allgatherv_matrix SPLITS [SCALE [units|same-send-units]]");
+    const char *mode = argc > 3 ? argv[3] : "";
+    ctx c = { .scale = argc > 2 ? atoi(argv[2]) : 50000, .units_only = strcmp(mode, "units") == 0,
+              .same_send_units = strcmp(mode, "same-send-units") == 0 };
     test_for_each_split(argv[1], run_split, &c);
     /* World rank 0 takes part in every split: its counts are the run's. */
     int wrank;

@@ -51,15 +51,18 @@ expect_pass foreign_hello
 only_one_warning
 echo "ok: foreign_hello ($IG_OTHER_MPICC) under the $IG_MPI_IMPL build: runs, one warning"
 
-# The foreign programs' own MPI limits the counts when that MPI is MPICH.
-maxcount=262144; scale=50000
-[ "$IG_MPI_IMPL" = openmpi ] && { maxcount=7; scale=3; }
+# The foreign programs' own MPI limits the counts when that MPI is MPICH;
+# when it is Open MPI, whose calls here are native, senders send alike
+# (native Open MPI 4.1 gets senders whose types differ in size wrong:
+# allgatherv_matrix.c, run_mixed_units).
+maxcount=262144; scale=50000; mode=same-send-units
+[ "$IG_MPI_IMPL" = openmpi ] && { maxcount=7; scale=3; mode=""; }
 for run in "4 2" "5 1" "6 4"; do
     set -- $run
     run_preloaded "$1" "$work/allgather_matrix" "$2" "$maxcount"
     expect_pass allgather_matrix
     only_one_warning
-    run_preloaded "$1" "$work/allgatherv_matrix" "$2" "$scale"
+    run_preloaded "$1" "$work/allgatherv_matrix" "$2" "$scale" $mode
     expect_pass allgatherv_matrix
     only_one_warning
     echo "ok: allgather_matrix and allgatherv_matrix, $1 processes ($2 + $(($1 - $2))), under the" \
