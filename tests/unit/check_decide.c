@@ -892,6 +892,70 @@ static ig_shape full_shape(int n0, int n1, int nodes, uint64_t b0, uint64_t b1)
     return sh;
 }
 
+/* The requests each process holds at once in a step on a pair of p and q
+ * processes (first group p), as the algorithms allocate them (src/algo_*.c):
+ * direct, its remote blocks and a window of sends; spread and full duplex,
+ * the blocks a process owns and its send; the chain without segments, its
+ * blocks and a window; the relay's receivers, p q pieces and a window.
+ * -1: more than any room (a segmented chain). */
+static int requests_held(const ig_step *st, int p, int q)
+{
+    int larger = p > q ? p : q, window = st->window < larger ? st->window : larger;
+    switch (st->algorithm) {
+    case IG_ALG_DIRECT:
+        return larger + window;
+    case IG_ALG_SPREAD:
+    case IG_ALG_FULL_DUPLEX:
+        return (larger + (p < q ? p : q) - 1) / (p < q ? p : q) + 1;
+    case IG_ALG_CHAIN:
+        return st->segment_bytes > 0 ? -1 : p + st->window;
+    case IG_ALG_RELAY:
+        return p * q + st->window;
+    default:
+        return 0;
+    }
+}
+
+/* The room a pair reserves (ig_decide_pair_room, pair.h) holds the arrays
+ * of every step the model chooses, so that no such call allocates them
+ * and none can run short alone (the forced chain and relay may exceed it:
+ * README, Limitations). */
+START_TEST(decide_pair_room_holds_model_choices)
+{
+    static const int ns[] = { 1, 2, 3, 8, 17, 33, 64, 65, 100 };
+    static const uint64_t bs[] = { 0, 4096, RING_MIN, (uint64_t)1 << 20, BIG };
+    enum { NN = sizeof ns / sizeof ns[0], NB = sizeof bs / sizeof bs[0] };
+    build_settings(0);
+    long steps = 0;
+    for (int nodes = 1; nodes <= 2; nodes++)
+        for (int ip = 0; ip < NN; ip++)
+            for (int iq = 0; iq < NN; iq++)
+                for (int b0 = 0; b0 < NB; b0++)
+                    for (int b1 = 0; b1 < NB; b1++)
+                        for (int i = 0; i < n_settings; i++) {
+                            int forced = all_settings[i].algorithm == IG_ALG_CHAIN ||
+                                         all_settings[i].algorithm == IG_ALG_RELAY;
+                            ig_shape sh = full_shape(ns[ip], ns[iq], nodes, bs[b0], bs[b1]);
+                            ig_choice ch;
+                            ig_decide(&sh, 0, &all_settings[i], &ch);
+                            for (int k = 0; !forced && ch.kind == IG_DECISION_SERVE && k < ch.nsteps; k++) {
+                                const ig_step *st = &ch.steps[k];
+                                int first = st->sender < 0 ? 0 : st->sender, p = sh.n[first], q = sh.n[1 - first];
+                                int requests, ints;
+                                ig_decide_pair_room(p, q, &requests, &ints);
+                                int held = requests_held(st, p, q);
+                                REQUIRE(held >= 0 && held <= requests,
+                                        "%s on %d+%d (nodes %d, settings %d): %d requests, room %d",
+                                        ig_algorithm_info_of(st->algorithm)->name, p, q, nodes, i, held, requests);
+                                REQUIRE(ints >= 3 * (p + q) && ints >= 2 * (p + 1), "ints %d for %d+%d", ints, p,
+                                        q);
+                                steps++;
+                            }
+                        }
+    REQUIRE(steps > 0, "no step checked");
+}
+END_TEST
+
 /* Under an MPI whose intra-communicator MPI_Allgatherv cannot take
  * members' types of different size or extent (MPICH 4.0.2: settings.h),
  * every group stage is intergather's ring whatever the setting; everything
@@ -1417,6 +1481,7 @@ int main(void)
     tcase_add_test(tc, decide_examples);
     tcase_add_test(tc, decide_one_exchange);
     tcase_add_test(tc, decide_allgatherv_stage_without_mixed_types);
+    tcase_add_test(tc, decide_pair_room_holds_model_choices);
     tcase_add_test(tc, decide_model_matters_only_where_measured);
     tcase_add_test(tc, decide_reason_and_sizes_first);
     tcase_add_test(tc, decide_matches_spec_and_mirror);
