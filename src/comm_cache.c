@@ -273,7 +273,8 @@ ig_pair *ig_comm_cache_pair_built(const ig_comm_cache *cache, int local_sends)
  * pair's rank order (and the ring order) is senders 0..p-1, receivers p.. */
 int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **out)
 {
-    ig_pair **slot = &cache->direction[local_sends ? 1 : 0];
+    int d = local_sends ? 1 : 0;
+    ig_pair **slot = &cache->direction[d];
     if (*slot != NULL) {
         *out = *slot;
         return MPI_SUCCESS;
@@ -288,11 +289,11 @@ int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **out)
     if (rc == MPI_SUCCESS)
         rc = ig_private_comm_setup(ordered);
     if (rc == MPI_SUCCESS)
-        rc = ig_pair_adopt(ordered, p, requests, ints, &cache->pairs[local_sends ? 1 : 0]);
+        rc = ig_pair_adopt(ordered, p, requests, ints, &cache->pairs[d]);
     if (rc != MPI_SUCCESS) {
         ig_private_comm_free(&ordered);
         return rc;
     }
-    *out = *slot = &cache->pairs[local_sends ? 1 : 0];
+    *out = *slot = &cache->pairs[d];
     return MPI_SUCCESS;
 }

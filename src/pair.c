@@ -22,16 +22,21 @@ int ig_private_comm_setup(MPI_Comm comm)
     return PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
 }
 
+static void drop_room(ig_pair *pair)
+{
+    free(pair->room_requests);
+    free(pair->room_ints);
+    pair->room_requests = NULL;
+    pair->room_ints = NULL;
+}
+
 /* The room, allocated; 0 when out of memory (nothing kept). */
 static int reserve_room(ig_pair *pair, int requests, int ints)
 {
     pair->room_requests = malloc((size_t)(requests > 0 ? requests : 1) * sizeof *pair->room_requests);
     pair->room_ints = malloc((size_t)(ints > 0 ? ints : 1) * sizeof *pair->room_ints);
     if (pair->room_requests == NULL || pair->room_ints == NULL) {
-        free(pair->room_requests);
-        free(pair->room_ints);
-        pair->room_requests = NULL;
-        pair->room_ints = NULL;
+        drop_room(pair);
         return 0;
     }
     pair->room_requests_n = requests;
@@ -55,12 +60,8 @@ int ig_pair_adopt(MPI_Comm comm, int p, int requests, int ints, ig_pair *pair)
     int rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
     if (rc == MPI_SUCCESS && all_ok)
         return MPI_SUCCESS;
-    if (ok) {
-        free(pair->room_requests);
-        free(pair->room_ints);
-        pair->room_requests = NULL;
-        pair->room_ints = NULL;
-    }
+    if (ok)
+        drop_room(pair);
     return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
 }
 
@@ -69,23 +70,33 @@ int ig_pair_release(ig_pair *pair)
     ig_private_comm_free(&pair->fc_bcast);
     ig_private_comm_free(&pair->fc_gather);
     ig_private_comm_free(&pair->side);
-    free(pair->room_requests);
-    free(pair->room_ints);
-    pair->room_requests = NULL;
-    pair->room_ints = NULL;
+    drop_room(pair);
     return ig_private_comm_free(&pair->comm);
+}
+
+/* n elements of `size` bytes: `room` (of room_n) if n fits and it is not
+ * busy, else newly allocated (counted; NULL when out of memory). */
+static void *take(void *room, int room_n, int *busy, int n, size_t size)
+{
+    if (n <= room_n && !*busy) {
+        *busy = 1;
+        return room;
+    }
+    ig_stats_arrays_allocated();
+    return malloc((size_t)(n > 0 ? n : 1) * size);
+}
+
+static void give_back(void *room, int *busy, void *taken)
+{
+    if (taken == room)
+        *busy = 0;
+    else
+        free(taken);
 }
 
 MPI_Request *ig_pair_requests(ig_pair *pair, int n)
 {
-    MPI_Request *reqs = NULL;
-    if (n <= pair->room_requests_n && !pair->room_requests_busy) {
-        pair->room_requests_busy = 1;
-        reqs = pair->room_requests;
-    } else {
-        ig_stats_arrays_allocated();
-        reqs = malloc((size_t)(n > 0 ? n : 1) * sizeof *reqs);
-    }
+    MPI_Request *reqs = take(pair->room_requests, pair->room_requests_n, &pair->room_requests_busy, n, sizeof *reqs);
     for (int i = 0; reqs != NULL && i < n; i++)
         reqs[i] = MPI_REQUEST_NULL;
     return reqs;
@@ -93,28 +104,17 @@ MPI_Request *ig_pair_requests(ig_pair *pair, int n)
 
 void ig_pair_requests_done(ig_pair *pair, MPI_Request *reqs)
 {
-    if (reqs == pair->room_requests)
-        pair->room_requests_busy = 0;
-    else
-        free(reqs);
+    give_back(pair->room_requests, &pair->room_requests_busy, reqs);
 }
 
 int *ig_pair_ints(ig_pair *pair, int n)
 {
-    if (n <= pair->room_ints_n && !pair->room_ints_busy) {
-        pair->room_ints_busy = 1;
-        return pair->room_ints;
-    }
-    ig_stats_arrays_allocated();
-    return malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    return take(pair->room_ints, pair->room_ints_n, &pair->room_ints_busy, n, sizeof(int));
 }
 
 void ig_pair_ints_done(ig_pair *pair, int *ints)
 {
-    if (ints == pair->room_ints)
-        pair->room_ints_busy = 0;
-    else
-        free(ints);
+    give_back(pair->room_ints, &pair->room_ints_busy, ints);
 }
 
 int ig_pair_senders(const ig_pair *pair) { return pair->p; }
