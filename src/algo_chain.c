@@ -178,11 +178,11 @@ static int chain_receiver(chain_ctx *c, const ig_step *step)
 
 int ig_alg_chain(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
-    chain_ctx c = { .pair = pair, .x = x, .p = pair->p, .q = pair->q, .m = 1,
+    /* ig_algorithm_run fitted the pair's room to p m + window requests, so
+     * m fits an int. */
+    chain_ctx c = { .pair = pair, .x = x, .p = pair->p, .q = pair->q, .m = (int)ig_step_chain_segments(step),
                     .block_bytes = (MPI_Aint)step->relay_bytes, .seg_bytes = (MPI_Aint)step->segment_bytes };
-    if (c.seg_bytes > 0 && c.block_bytes > 0)
-        c.m = (int)((c.block_bytes + c.seg_bytes - 1) / c.seg_bytes);
-    else
+    if (c.block_bytes == 0)
         c.seg_bytes = 0;
     if (!ig_pair_is_sender(pair)) {
         MPI_Aint true_extent;

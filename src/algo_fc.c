@@ -36,24 +36,44 @@ static int fc_gather(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
     return rc;
 }
 
+/* The gather stage, once every member can take part.  In the paper's p > q
+ * plan (the only one whose gather group has senders in it) the extra
+ * senders need scratch for the p blocks the stage delivers, allocated per
+ * call; a sender without it cannot take part, and its group would wait for
+ * it in the allgather.  So that group first learns whether all its
+ * members are ready (MPICH's errflag: one small allreduce per call, on
+ * this non-default plan only) and, if one is not, every member returns
+ * MPI_ERR_NO_MEM instead.  Every member knows whether p > q (the pair). */
+static int fc_gather_when_ready(ig_pair *pair, const ig_xfer *x, ig_group_stage stage, int ready)
+{
+    if (pair->fc_gather == MPI_COMM_NULL)
+        return MPI_SUCCESS;
+    if (pair->p > pair->q) {
+        int all_ready = 0, rc = PMPI_Allreduce(&ready, &all_ready, 1, MPI_INT, MPI_MIN, pair->fc_gather);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (!all_ready)
+            return MPI_ERR_NO_MEM;
+    }
+    return fc_gather(pair, x, stage);
+}
+
 /* A sender beyond the q-th (p > q, the paper's plan) joins the receivers'
  * allgather; it needs scratch space for the p blocks that stage delivers,
  * which it describes with its own block type (the decision takes this plan
  * only when every sender's type can be received into). */
 static int fc_sender_gather(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
 {
-    ig_block blk;
-    void *base, *raw;
+    ig_block blk = { .type = MPI_DATATYPE_NULL };
+    void *base = NULL, *raw = NULL;
     int rc = ig_block_make(x->scount, x->stype, &blk);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ig_block_scratch(&blk, pair->p, &base, &raw);
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS)
+        rc = ig_block_scratch(&blk, pair->p, &base, &raw);
+    if (rc == MPI_SUCCESS)
         rc = ig_block_copy(x->sbuf, ig_block_slot(base, &blk, pair->fc.gather_key), &blk, pair->comm, pair->rank);
-        ig_xfer own = { NULL, 0, MPI_DATATYPE_NULL, base, blk.type, blk.extent, 1, NULL, NULL };
-        ig_err_keep(&rc, fc_gather(pair, &own, stage));
-        ig_block_scratch_free(raw);
-    }
+    ig_xfer own = { NULL, 0, MPI_DATATYPE_NULL, base, blk.type, blk.extent, 1, NULL, NULL };
+    ig_err_keep(&rc, fc_gather_when_ready(pair, &own, stage, rc == MPI_SUCCESS));
+    ig_block_scratch_free(raw);
     ig_block_free(&blk);
     return rc;
 }
@@ -82,7 +102,7 @@ static int fc_receiver(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
     if (pair->fc_bcast != MPI_COMM_NULL)
         ig_err_keep(&rc, PMPI_Bcast(ig_xfer_rptr(x, role->bcast_block), ig_xfer_rcount(x, role->bcast_block),
                                     x->rtype, 0, pair->fc_bcast));
-    ig_err_keep(&rc, fc_gather(pair, x, stage));
+    ig_err_keep(&rc, fc_gather_when_ready(pair, x, stage, 1));
     return rc;
 }
 

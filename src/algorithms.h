@@ -45,6 +45,15 @@ typedef struct {
     uint64_t largest_sent[2];
 } ig_step;
 
+/* The chain's segments per block: the block (relay_bytes) cut into
+ * segment_bytes pieces, or 1 when blocks move whole. */
+static inline int64_t ig_step_chain_segments(const ig_step *step)
+{
+    if (step->segment_bytes == 0 || step->relay_bytes == 0)
+        return 1;
+    return (int64_t)((step->relay_bytes + step->segment_bytes - 1) / step->segment_bytes);
+}
+
 /* Whether a process of group `group` (0 low, 1 high) is in the first group
  * of the pair a step runs on: the sending group's, in full duplex the low
  * group's (comm_cache.h: ig_comm_cache_pair). */

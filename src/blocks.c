@@ -9,8 +9,10 @@ int ig_block_make(int count, MPI_Datatype elem, ig_block *b)
 {
     MPI_Aint lb;
     int rc = PMPI_Type_contiguous(count, elem, &b->type);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        b->type = MPI_DATATYPE_NULL; /* ig_block_free stays safe */
         return rc;
+    }
     rc = PMPI_Type_commit(&b->type);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Type_get_extent(b->type, &lb, &b->extent);

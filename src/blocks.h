@@ -16,6 +16,7 @@ typedef struct {
     MPI_Aint true_lb, true_extent;
 } ig_block;
 
+/* On failure b->type is MPI_DATATYPE_NULL (ig_block_free does nothing). */
 int ig_block_make(int count, MPI_Datatype elem, ig_block *b);
 void ig_block_free(ig_block *b);
 

@@ -58,6 +58,28 @@ void ig_decide_pair_room(int p, int q, int *requests, int *ints)
     *ints = 3 * (p + q) + 2;
 }
 
+static int capped(int64_t n)
+{
+    return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* Beyond the pair's room: the chain's receivers hold every segment they
+ * receive (at most p blocks of m segments) and a window of forwards; the
+ * relay's receivers every piece (p q) and a window of relays, its senders
+ * their window of pieces.  The other algorithms fit the pair's room. */
+void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *ints)
+{
+    ig_decide_pair_room(p, q, requests, ints);
+    int64_t window = step->window > 0 ? step->window : 1, need = 0;
+    if (step->algorithm == IG_ALG_CHAIN) {
+        int64_t m = ig_step_chain_segments(step);
+        need = m > INT_MAX ? INT_MAX : p * m + window;
+    } else if (step->algorithm == IG_ALG_RELAY) {
+        need = (int64_t)p * q + window;
+    }
+    *requests = max_int(max_int(*requests, capped(need)), step->piece_window);
+}
+
 /* Between nodes the model weighs direct only up to this many messages per
  * call (p q).  For p >= q the model gives direct and the fc family the
  * same bandwidth term, so latency terms of microseconds decide between

@@ -52,11 +52,18 @@ ig_step ig_decide_one_exchange(const ig_shape *shape, const ig_settings *s);
 
 /* The room a pair of p and q processes reserves when it is built
  * (pair.h): the most requests and ints an algorithm the model can choose
- * for it holds at once, so that those calls allocate nothing.  Not
- * covered: the chain's segments and the relay beyond the messages the
- * model weighs it for, which only a forced algorithm runs (they allocate
- * what exceeds the room). */
+ * for it holds at once, so that those calls allocate nothing and need no
+ * more room. */
 void ig_decide_pair_room(int p, int q, int *requests, int *ints);
+
+/* The room `step` needs on a pair whose first group has p processes and
+ * second q: the most requests and ints any process of the pair holds at
+ * once while running it.  The pair's own room (ig_decide_pair_room) for
+ * every step the model chooses; more only for a forced chain's segments
+ * and a forced relay beyond the messages the model weighs it for, which
+ * the pair then grows jointly before the step (ig_pair_fit_room).  A need
+ * beyond INT_MAX comes back as INT_MAX, which no pair can reserve. */
+void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *ints);
 
 /* ---- Speculation (speculate.h): steps posted before the agreement ------ */
 

@@ -2,6 +2,7 @@
 
 #include "stats.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 int ig_private_comm_free(MPI_Comm *comm)
@@ -21,6 +22,8 @@ int ig_private_comm_setup(MPI_Comm comm)
     ig_stats_comm_created(1);
     return PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
 }
+
+static int max_int(int a, int b) { return a > b ? a : b; }
 
 static void drop_room(ig_pair *pair)
 {
@@ -62,6 +65,28 @@ int ig_pair_adopt(MPI_Comm comm, int p, int requests, int ints, ig_pair *pair)
         return MPI_SUCCESS;
     if (ok)
         drop_room(pair);
+    return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
+}
+
+int ig_pair_fit_room(ig_pair *pair, int requests, int ints)
+{
+    if (requests <= pair->room_requests_n && ints <= pair->room_ints_n)
+        return MPI_SUCCESS;
+    /* Every process of the pair gets here together: the need and the room
+     * are the same on all of them.  The old room stays until all have the
+     * new one, so a failure leaves every process as it was. */
+    ig_pair grown = *pair;
+    /* INT_MAX stands for a need beyond what an int counts (decide.h). */
+    int ok = requests < INT_MAX && ints < INT_MAX &&
+             reserve_room(&grown, max_int(requests, pair->room_requests_n), max_int(ints, pair->room_ints_n));
+    int all_ok = 0, rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, pair->comm);
+    if (rc == MPI_SUCCESS && all_ok) {
+        drop_room(pair);
+        *pair = grown;
+        return MPI_SUCCESS;
+    }
+    if (ok)
+        drop_room(&grown);
     return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
 }
 

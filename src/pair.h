@@ -45,13 +45,22 @@ int ig_private_comm_free(MPI_Comm *comm);
  * caller's), so that no process runs an algorithm its peers cannot. */
 int ig_pair_adopt(MPI_Comm comm, int p, int requests, int ints, ig_pair *pair);
 
+/* Make the pair's room hold `requests` requests and `ints` ints (a step's
+ * need, ig_decide_step_room), growing it if it is smaller; it keeps the
+ * larger size.  Collective over the pair when it grows -- the need and the
+ * room are the same on every process, so all grow together -- and joint:
+ * if one process cannot, all return MPI_ERR_NO_MEM with the room as it
+ * was.  Not while the room is taken. */
+int ig_pair_fit_room(ig_pair *pair, int requests, int ints);
+
 /* Free what ig_pair_adopt gave the pair (its communicators and room), not
  * the storage. */
 int ig_pair_release(ig_pair *pair);
 
 /* n requests set to MPI_REQUEST_NULL: the pair's reserved room when n fits
  * and the room is free (nothing allocated, so nothing can fail), else newly
- * allocated (NULL when out of memory).  Give them back (NULL too) with
+ * allocated (NULL when out of memory; counted, as no step the library runs
+ * should need it: ig_algorithm_run fits the room first).  Give them back (NULL too) with
  * ig_pair_requests_done. */
 MPI_Request *ig_pair_requests(ig_pair *pair, int n);
 void ig_pair_requests_done(ig_pair *pair, MPI_Request *reqs);

@@ -9,33 +9,40 @@
 # failure must really have been injected.  (What makes this hold: the
 # cache and the pairs stand in for a process without memory and fail for
 # all together, each pair reserves its algorithms' requests and counts
-# when it is built, ig_waitall allocates nothing; the ring's relay space
-# has its own test, test_ring_nomem.sh.  The join plan's scratch and the
-# chain's segments beyond the room are not covered: README, Limitations.)
+# when it is built and grows that room jointly for a step that needs more
+# (the chain's segments), the join plan's gather group learns whether its
+# extra senders have their scratch before it starts, ig_waitall allocates
+# nothing; the ring's relay space has its own test, test_ring_nomem.sh.)
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 IG_TEST_TIMEOUT=60                 # a run takes about a second; a hang fails in a minute
 export INTERGATHER_MIN_BYTES=0
 FAILLIB="$IG_TOP_BUILDDIR/tests/mpi/.libs/libfailmalloc.so"
 [ -f "$FAILLIB" ] || { echo "missing $FAILLIB (built by make check)" >&2; exit 1; }
 
-# NP LEFT COUNT KINDS SETTING: nomem's arguments (nomem.c) and the
-# algorithm setting (- for the default decision).
+# NP LEFT COUNT KINDS SETTINGS [RANKS]: nomem's arguments (nomem.c), the
+# settings (comma-separated; - for the default decision), and the world
+# ranks whose allocations fail (default: 0 and LEFT, a process of each
+# group).  The chain's blocks (400 KB) are cut into more segments than the
+# pair's room holds requests for, so that it grows the room; in the join
+# plan (3 senders, 2 receivers) world rank 2 is the extra sender that needs
+# scratch.
 scenarios=(
     "5 2 101 mhrfv -"
     "5 2 101 hf INTERGATHER_ALGORITHM=direct"
     "5 2 2001 hv INTERGATHER_ALGORITHM=fc"
+    "5 3 2001 h INTERGATHER_ALGORITHM=fc,INTERGATHER_MANY_SENDERS=join 2 3"
     "8 5 3001 h INTERGATHER_ALGORITHM=spread"
     "5 3 2001 f INTERGATHER_ALGORITHM=full-duplex"
     "5 2 2001 h INTERGATHER_ALGORITHM=relay"
-    "5 2 2001 h INTERGATHER_ALGORITHM=chain"
+    "5 2 100000 h INTERGATHER_ALGORITHM=chain"
 )
 
-# launch NP LEFT COUNT KINDS SETTING [NAME=VALUE...]
+# launch NP LEFT COUNT KINDS SETTINGS [NAME=VALUE...]
 launch() {
-    local np=$1 left=$2 count=$3 kinds=$4 setting=$5
+    local np=$1 left=$2 count=$3 kinds=$4 settings=$5
     shift 5
     local vars=(LD_PRELOAD="$FAILLIB $IG_LIB" INTERGATHER_MIN_BYTES "$@")
-    [ "$setting" = - ] || vars+=("$setting")
+    [ "$settings" = - ] || vars+=(${settings//,/ })
     ig_launch "$np" "${vars[@]}" -- "$TESTS_BIN/nomem" "$left" "$count" "$kinds"
     expect_pass nomem
 }
@@ -49,11 +56,10 @@ ig_launcher_kind
 
 runs=0 injected=0 missed=0
 for scenario in "${scenarios[@]}"; do
-    read -r np left count kinds setting <<<"$scenario"
+    read -r np left count kinds setting ranks <<<"$scenario"
     launch "$np" "$left" "$count" "$kinds" "$setting" IG_TEST_TRACE_ALLOC=1
     trace=$(grep '^fail_malloc: trace ' "$IG_OUT")
-    # A process of each group: world rank 0 (left) and world rank LEFT (right).
-    for rank in 0 "$left"; do
+    for rank in ${ranks:-0 $left}; do
         allocations=$(sed -n "s/^fail_malloc: trace \([a-z]*\)(\([0-9]*\)) in world rank $rank\$/\1 \2/p" <<<"$trace" |
                       sort -u)
         [ -n "$allocations" ] || { echo "no allocation traced in world rank $rank ($scenario)" >&2; exit 1; }

@@ -907,26 +907,28 @@ static int requests_held(const ig_step *st, int p, int q)
     case IG_ALG_SPREAD:
     case IG_ALG_FULL_DUPLEX:
         return (larger + (p < q ? p : q) - 1) / (p < q ? p : q) + 1;
-    case IG_ALG_CHAIN:
-        return st->segment_bytes > 0 ? -1 : p + st->window;
-    case IG_ALG_RELAY:
-        return p * q + st->window;
+    case IG_ALG_CHAIN: /* a receiver: p blocks of m segments (the sender: m) */
+        return (int)(p * ig_step_chain_segments(st)) + st->window;
+    case IG_ALG_RELAY: /* a receiver (a sender holds its piece window) */
+        return p * q + st->window > st->piece_window ? p * q + st->window : st->piece_window;
     default:
         return 0;
     }
 }
 
-/* The room a pair reserves (ig_decide_pair_room, pair.h) holds the arrays
- * of every step the model chooses, so that no such call allocates them
- * and none can run short alone (the forced chain and relay may exceed it:
- * README, Limitations). */
+/* The room a step needs (ig_decide_step_room) holds its arrays on every
+ * process of the pair, forced chain and relay included, so that no call
+ * allocates them and none can run short alone (ig_pair_fit_room grows the
+ * room jointly first); and for every step the model chooses it is the room
+ * the pair reserves when it is built (ig_decide_pair_room), so that those
+ * calls never grow it (no extra collective step). */
 START_TEST(decide_pair_room_holds_model_choices)
 {
     static const int ns[] = { 1, 2, 3, 8, 17, 33, 64, 65, 100 };
     static const uint64_t bs[] = { 0, 4096, RING_MIN, (uint64_t)1 << 20, BIG };
     enum { NN = sizeof ns / sizeof ns[0], NB = sizeof bs / sizeof bs[0] };
     build_settings(0);
-    long steps = 0;
+    long steps = 0, grown = 0;
     for (int nodes = 1; nodes <= 2; nodes++)
         for (int ip = 0; ip < NN; ip++)
             for (int iq = 0; iq < NN; iq++)
@@ -938,21 +940,30 @@ START_TEST(decide_pair_room_holds_model_choices)
                             ig_shape sh = full_shape(ns[ip], ns[iq], nodes, bs[b0], bs[b1]);
                             ig_choice ch;
                             ig_decide(&sh, 0, &all_settings[i], &ch);
-                            for (int k = 0; !forced && ch.kind == IG_DECISION_SERVE && k < ch.nsteps; k++) {
+                            for (int k = 0; ch.kind == IG_DECISION_SERVE && k < ch.nsteps; k++) {
                                 const ig_step *st = &ch.steps[k];
                                 int first = st->sender < 0 ? 0 : st->sender, p = sh.n[first], q = sh.n[1 - first];
-                                int requests, ints;
-                                ig_decide_pair_room(p, q, &requests, &ints);
+                                int requests, ints, pair_requests, pair_ints;
+                                ig_decide_step_room(st, p, q, &requests, &ints);
+                                ig_decide_pair_room(p, q, &pair_requests, &pair_ints);
                                 int held = requests_held(st, p, q);
                                 REQUIRE(held >= 0 && held <= requests,
                                         "%s on %d+%d (nodes %d, settings %d): %d requests, room %d",
                                         ig_algorithm_info_of(st->algorithm)->name, p, q, nodes, i, held, requests);
                                 REQUIRE(ints >= 3 * (p + q) && ints >= 2 * (p + 1), "ints %d for %d+%d", ints, p,
                                         q);
+                                REQUIRE(forced || (requests == pair_requests && ints == pair_ints),
+                                        "%s on %d+%d (nodes %d, settings %d), the model's choice, grows the room "
+                                        "to %d requests (pair %d)",
+                                        ig_algorithm_info_of(st->algorithm)->name, p, q, nodes, i, requests,
+                                        pair_requests);
+                                grown += requests > pair_requests;
                                 steps++;
                             }
                         }
     REQUIRE(steps > 0, "no step checked");
+    /* Forced segmented chains and large relays do need more. */
+    REQUIRE(grown > 0, "no step needed more than the pair's room");
 }
 END_TEST
 
