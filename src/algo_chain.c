@@ -105,22 +105,19 @@ static int chain_sender(chain_ctx *c)
     int owner = c->p + owner_of(c, c->pair->rank), rc = MPI_SUCCESS;
     if (c->seg_bytes == 0)
         return PMPI_Send(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, c->pair->comm);
-    ig_block blk;
-    rc = ig_block_make(x->scount, x->stype, &blk);
+    MPI_Aint true_lb;
+    rc = ig_block_true_lb(x->scount, x->stype, &true_lb);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Request *reqs = ig_pair_requests(c->pair, c->m);
-    if (reqs == NULL) {
-        ig_block_free(&blk);
+    if (reqs == NULL)
         return MPI_ERR_NO_MEM;
-    }
-    const char *base = (const char *)x->sbuf + blk.true_lb;
+    const char *base = (const char *)x->sbuf + true_lb;
     for (int s = 0; s < c->m; s++)
         ig_err_keep(&rc, PMPI_Isend(base + (MPI_Aint)s * c->seg_bytes, (int)seg_len(c, s), MPI_BYTE, owner,
                                     IG_TAG_DIRECT, c->pair->comm, &reqs[s]));
     ig_err_keep(&rc, ig_waitall(c->m, reqs));
     ig_pair_requests_done(c->pair, reqs);
-    ig_block_free(&blk);
     return rc;
 }
 

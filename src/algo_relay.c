@@ -62,16 +62,14 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
 {
     const ig_xfer *x = c->x;
     int me = c->pair->rank, window = step->piece_window > 0 ? step->piece_window : 1;
-    ig_block blk;
-    int rc = ig_block_make(x->scount, x->stype, &blk);
+    MPI_Aint true_lb;
+    int rc = ig_block_true_lb(x->scount, x->stype, &true_lb);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Request *reqs = ig_pair_requests(c->pair, window);
-    if (reqs == NULL) {
-        ig_block_free(&blk);
+    if (reqs == NULL)
         return MPI_ERR_NO_MEM;
-    }
-    const char *base = (const char *)x->sbuf + blk.true_lb;
+    const char *base = (const char *)x->sbuf + true_lb;
     windowed_sends ws = { .slots = reqs, .window = window };
     for (int t = 0; t < c->q; t++) {
         int owner = ig_relay_owner_at(c->p, c->q, me, t);
@@ -80,7 +78,6 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
     }
     ig_err_keep(&rc, ig_waitall(window, reqs));
     ig_pair_requests_done(c->pair, reqs);
-    ig_block_free(&blk);
     return rc;
 }
 

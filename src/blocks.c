@@ -23,6 +23,19 @@ int ig_block_make(int count, MPI_Datatype elem, ig_block *b)
     return rc;
 }
 
+/* Element i of contiguous(count, elem) starts i extents on, so the lowest
+ * byte is element 0's, or the last element's when the extent is negative. */
+int ig_block_true_lb(int count, MPI_Datatype elem, MPI_Aint *true_lb)
+{
+    MPI_Aint lb, extent, true_extent;
+    int rc = PMPI_Type_get_extent(elem, &lb, &extent);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_get_true_extent(elem, true_lb, &true_extent);
+    if (rc == MPI_SUCCESS && count > 1 && extent < 0)
+        *true_lb += (MPI_Aint)(count - 1) * extent;
+    return rc;
+}
+
 int ig_type_contiguous(int count, MPI_Datatype type)
 {
     ig_type_layout l;

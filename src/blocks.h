@@ -26,6 +26,11 @@ void ig_block_free(ig_block *b);
  * library cannot tell. */
 int ig_type_contiguous(int count, MPI_Datatype type);
 
+/* Where count elements of elem start in memory, relative to the buffer:
+ * the true lower bound of contiguous(count, elem), found without building
+ * that type (nothing is allocated, so it cannot fail for want of memory). */
+int ig_block_true_lb(int count, MPI_Datatype elem, MPI_Aint *true_lb);
+
 /* Element `index` of an array whose elements are `extent` apart: the one
  * offset formula for every block and member buffer in intergather. */
 static inline void *ig_offset(void *base, MPI_Aint index, MPI_Aint extent)

@@ -74,49 +74,32 @@ static int xfer_of(const ig_call *c, ig_xfer *x, ig_block *rblk)
 /* Carry out the decided steps (or complete the one posted early, which is
  * the decided step when it stands).  A step that failed does not stop the
  * next one: the other processes take part in it too. */
-static int execute(const ig_call *c, const ig_choice *ch, ig_comm_cache *cache, ig_speculation *early)
+static int execute(const ig_xfer *x, const ig_choice *ch, ig_comm_cache *cache, ig_speculation *early)
 {
     if (ig_speculate_stands(early))
         return ig_speculate_finish(early);
-    ig_xfer x;
-    ig_block rblk;
-    int rc = xfer_of(c, &x, &rblk), my_group = ig_comm_cache_local_is_low(cache) ? 0 : 1;
-    /* Without its receive type (MPI could not build it: out of memory) this
-     * process cannot take part at all; running the steps on an unset x
-     * would read garbage.  The error is returned as MPI would. */
-    if (rc != MPI_SUCCESS)
-        return rc;
+    int rc = MPI_SUCCESS, my_group = ig_comm_cache_local_is_low(cache) ? 0 : 1;
     for (int i = 0; i < ch->nsteps; i++) {
         const ig_step *st = &ch->steps[i];
         ig_pair *pair;
         int step_rc = ig_comm_cache_pair(cache, ig_step_local_first(st, my_group), &pair);
         if (step_rc == MPI_SUCCESS)
-            step_rc = ig_algorithm_run(pair, &x, st);
+            step_rc = ig_algorithm_run(pair, x, st);
         ig_err_keep(&rc, step_rc);
     }
-    ig_block_free(&rblk);
     return rc;
 }
 
-int ig_serve(const ig_call *c, int *rc)
+/* The agreement, the decision and the steps, on the call's buffers x
+ * (built before the agreement; see ig_serve). */
+static int serve_agreed(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
-    ig_comm_cache *cache;
-    /* The cache is built before any setting is consulted: settings may
-     * differ between processes, and only its agreement check makes acting
-     * on them safe. */
-    *rc = ig_comm_cache_get(c->comm, &cache);
-    if (*rc != MPI_SUCCESS)
-        return ig_error_report(c->comm, function_name(c), *rc), 1;
-    const ig_settings *s = ig_comm_cache_settings(cache);
-    ig_fallback inactive = ig_decide_active(ig_comm_cache_settings_agree(cache), s);
-    if (inactive != IG_FALLBACK_NONE)
-        return go_native(inactive);
     ig_shape shape;
     ig_choice choice;
     ig_speculation early;
     ig_agreement agreement;
     ig_posted posted;
-    ig_speculate_prepare(c, cache, s, &early);
+    ig_speculate_prepare(c, x, cache, s, &early);
     ig_agree_start(c, cache, early.code, &agreement);
     ig_speculate_post(&early);
     *rc = ig_agree_finish(&agreement, &shape, &posted);
@@ -142,7 +125,7 @@ int ig_serve(const ig_call *c, int *rc)
                           ? "served point to point; receives that expect less than is sent fail with MPI_ERR_TRUNCATE"
                           : "served point to point; receivers expect more than is sent and get what is sent");
         ig_stats_erroneous();
-        ig_err_keep(&settled, execute(c, &choice, cache, &early));
+        ig_err_keep(&settled, execute(x, &choice, cache, &early));
         *rc = ig_error_report(c->comm, function_name(c), settled);
         return 1;
     case IG_DECISION_SERVE:
@@ -150,7 +133,35 @@ int ig_serve(const ig_call *c, int *rc)
     }
     count_served(c, &choice, shape.total[0] > 0 && shape.total[1] > 0);
     ig_lifecycle_announce(ig_algorithm_info_of(choice.steps[0].algorithm)->name);
-    ig_err_keep(&settled, execute(c, &choice, cache, &early));
+    ig_err_keep(&settled, execute(x, &choice, cache, &early));
     *rc = ig_error_report(c->comm, function_name(c), settled);
     return 1;
+}
+
+int ig_serve(const ig_call *c, int *rc)
+{
+    ig_comm_cache *cache;
+    /* The cache is built before any setting is consulted: settings may
+     * differ between processes, and only its agreement check makes acting
+     * on them safe. */
+    *rc = ig_comm_cache_get(c->comm, &cache);
+    if (*rc != MPI_SUCCESS)
+        return ig_error_report(c->comm, function_name(c), *rc), 1;
+    const ig_settings *s = ig_comm_cache_settings(cache);
+    ig_fallback inactive = ig_decide_active(ig_comm_cache_settings_agree(cache), s);
+    if (inactive != IG_FALLBACK_NONE)
+        return go_native(inactive);
+    /* The call's buffers are built before the agreement, not after it: a
+     * process whose MPI library cannot build its receive type (out of
+     * memory) says so in the agreement, and every process leaves the call
+     * to the MPI library together, where after the decision it alone would
+     * have dropped out of the steps its peers run. */
+    ig_call call = *c;
+    ig_xfer x = { 0 };
+    ig_block rblk = { .type = MPI_DATATYPE_NULL };
+    if (call.local_reason == IG_FALLBACK_NONE && xfer_of(c, &x, &rblk) != MPI_SUCCESS)
+        call.local_reason = IG_FALLBACK_NO_MEMORY;
+    int served = serve_agreed(&call, &x, cache, s, rc);
+    ig_block_free(&rblk);
+    return served;
 }

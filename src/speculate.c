@@ -32,24 +32,17 @@ static int guessed_direct(const ig_call *c, ig_comm_cache *cache, const ig_setti
     return c->remote_size <= st->window;
 }
 
-void ig_speculate_prepare(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_speculation *sp)
+void ig_speculate_prepare(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache, const ig_settings *s,
+                          ig_speculation *sp)
 {
     ig_step st;
     *sp = (ig_speculation){ .code = 0, .post_rc = MPI_SUCCESS };
-    sp->rblk.type = MPI_DATATYPE_NULL;
     if (!guessed_direct(c, cache, s, &st))
         return;
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
     ig_pair *pair = ig_comm_cache_pair_built(cache, ig_step_local_first(&st, group));
-    if (pair == NULL)
-        return;
-    if (ig_xfer_uniform_make(&sp->x, &sp->rblk, c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype) !=
-            MPI_SUCCESS ||
-        ig_direct_prepare(pair, &sp->x, &st, &sp->d) != MPI_SUCCESS) {
-        ig_block_free(&sp->rblk);
-        return;
-    }
-    sp->code = ig_decide_posted_code(&st);
+    if (pair != NULL && ig_direct_prepare(pair, x, &st, &sp->d) == MPI_SUCCESS)
+        sp->code = ig_decide_posted_code(&st);
 }
 
 /* The receives go early too, so that no early message arrives unexpected,
@@ -145,7 +138,6 @@ int ig_speculate_settle(ig_speculation *sp, ig_comm_cache *cache, const ig_poste
     if (sp->code != 0) {
         ig_err_keep(&rc, ig_waitall(sp->d.window, sp->d.reqs + sp->d.nrecv));
         ig_direct_release(&sp->d);
-        ig_block_free(&sp->rblk);
         sp->code = 0;
         ig_stats_withdrawn();
     }
@@ -159,7 +151,6 @@ int ig_speculate_finish(ig_speculation *sp)
 {
     int rc = sp->post_rc;
     ig_err_keep(&rc, ig_direct_finish(&sp->d));
-    ig_block_free(&sp->rblk);
     sp->code = 0;
     return rc;
 }
@@ -174,6 +165,5 @@ void ig_speculate_abandon(ig_speculation *sp)
         if (sp->d.reqs[sp->d.nrecv + i] != MPI_REQUEST_NULL)
             PMPI_Request_free(&sp->d.reqs[sp->d.nrecv + i]);
     ig_direct_release(&sp->d);
-    ig_block_free(&sp->rblk);
     sp->code = 0;
 }

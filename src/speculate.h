@@ -39,16 +39,16 @@
 typedef struct {
     int64_t code; /* what this process posted (ig_decide_posted_code), 0: nothing */
     int post_rc;  /* the first error of posting it */
-    ig_xfer x;
-    ig_block rblk;
     ig_direct d;
 } ig_speculation;
 
-/* Prepare this process's direct step if its own arguments lead there
- * (sp->code: what it will post, to be said in the agreement), then post it
- * once the agreement's own messages are on their way (on a network they
- * would otherwise queue behind the data). */
-void ig_speculate_prepare(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_speculation *sp);
+/* Prepare this process's direct step on the call's buffers x (which must
+ * outlive the speculation) if its own arguments lead there (sp->code: what
+ * it will post, to be said in the agreement), then post it once the
+ * agreement's own messages are on their way (on a network they would
+ * otherwise queue behind the data). */
+void ig_speculate_prepare(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache, const ig_settings *s,
+                          ig_speculation *sp);
 void ig_speculate_post(ig_speculation *sp);
 
 /* After the agreement: keep the early step if it stands for everyone,

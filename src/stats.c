@@ -52,7 +52,7 @@ const char *ig_fallback_name(ig_fallback f)
 {
     static const char *names[IG_FALLBACK_COUNT] = {
         "none", "intra-communicator", "comm-null", "not-initialized", "in-place", "arguments",
-        "small", "disabled", "settings-differ", "model",
+        "small", "disabled", "settings-differ", "model", "no-memory",
     };
     return names[f];
 }

@@ -14,6 +14,13 @@
  * "fail_malloc: FUNCTION(SIZE) failed in world rank RANK", so that a test
  * can check that its failure really happened.  Every other allocation goes
  * to glibc's unchanged.
+ *   IG_TEST_FAIL_TYPE_RANK    the world rank in which every
+ *                             PMPI_Type_contiguous libintergather calls
+ *                             returns MPI_ERR_NO_MEM, as from an MPI
+ *                             library out of memory ("a datatype MPI cannot
+ *                             build"); reported as
+ *                             "fail_malloc: PMPI_Type_contiguous(COUNT)
+ *                             failed in world rank RANK"
  *   IG_TEST_TRACE_ALLOC=1     report every allocation libintergather makes,
  *                             as "fail_malloc: trace FUNCTION(SIZE) in world
  *                             rank RANK", so that a test can list the sizes
@@ -21,6 +28,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,4 +117,20 @@ void *calloc(size_t count, size_t size)
     /* An overflowing product is no size this test asks to fail. */
     size_t bytes = size != 0 && count > (size_t)-1 / size ? 0 : count * size;
     return fails(&calloc_failure, "calloc", bytes, __builtin_return_address(0)) ? NULL : __libc_calloc(count, size);
+}
+
+/* The MPI library's own, found past this library (which is preloaded
+ * first); libintergather's calls resolve to the one below. */
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static int (*next)(int, MPI_Datatype, MPI_Datatype *);
+    const char *rank = getenv("IG_TEST_FAIL_TYPE_RANK"), *mine = world_rank();
+    if (rank != NULL && mine != NULL && strtoul(rank, NULL, 10) == strtoul(mine, NULL, 10) &&
+        from_intergather(__builtin_return_address(0))) {
+        report("", "PMPI_Type_contiguous", (size_t)(count > 0 ? count : 0), "failed in");
+        return MPI_ERR_NO_MEM;
+    }
+    if (next == NULL)
+        *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Type_contiguous");
+    return next(count, oldtype, newtype);
 }

@@ -85,6 +85,21 @@ for scenario in "${scenarios[@]}"; do
     echo "ok $scenario"
 done
 echo "ok $runs runs, $injected allocation sizes failed, $missed not reached"
+
+# Datatypes the MPI library cannot build (fail_malloc.c's
+# IG_TEST_FAIL_TYPE_RANK: every type libintergather builds in that process
+# fails): a process of each group under the default decision (its receive
+# type, built before the agreement, which then sends every process native
+# together), and the join plan's extra sender (its block type: its gather
+# group fails together).  NP LEFT COUNT KINDS SETTINGS RANK.
+for case in "5 2 101 hrfv - 0" "5 2 101 hrfv - 2" \
+            "5 3 2001 h INTERGATHER_ALGORITHM=fc,INTERGATHER_MANY_SENDERS=join 2"; do
+    read -r np left count kinds setting rank <<<"$case"
+    launch "$np" "$left" "$count" "$kinds" "$setting" IG_TEST_FAIL_TYPE_RANK="$rank"
+    grep -q "^fail_malloc: PMPI_Type_contiguous([0-9]*) failed in world rank $rank\$" "$IG_OUT" ||
+        { echo "no datatype failed to build in world rank $rank ($case)" >&2; exit 1; }
+    echo "ok types fail in world rank $rank: $case"
+done
 # Only allocations that depend on timing may be missed, and few of them.
 if [ $((missed * 10)) -gt "$injected" ]; then
     echo "too many allocations were never reached: $missed against $injected" >&2
