@@ -98,6 +98,17 @@ void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *
  * same bound as the relay's, between the two measured regimes. */
 #define IG_DIRECT_MAX_MESSAGES 4096
 
+/* Whether cost a is no more than b, up to rounding.  Direct and fc cost
+ * the same in exact arithmetic where they send the same messages (p = q =
+ * 1: one block from the sender to the receiver), but the two formulas round
+ * differently, and fc won such ties at some block sizes: it cannot be
+ * posted before the agreement (speculate.h), so the call took the
+ * agreement and the data one after the other, about twice the time. */
+static int no_dearer(double a, double b)
+{
+    return a <= b + fabs(b) * 1e-9;
+}
+
 /* Whether the model weighs a plan of p q messages (see above). */
 static int few_messages(const ig_shape *sh, int p, int q, long long bound)
 {
@@ -258,7 +269,7 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
      * emulated cluster and 2.3x to 6.9x in SimGrid (docs/performance.md);
      * it runs only when forced. */
     double direct = ig_cost_direct_half(p, q, k, m), relay;
-    if (few_messages(sh, p, q, IG_DIRECT_MAX_MESSAGES) && direct <= *cost) {
+    if (few_messages(sh, p, q, IG_DIRECT_MAX_MESSAGES) && no_dearer(direct, *cost)) {
         *cost = direct;
         best = step_of(IG_ALG_DIRECT, sender, sh, s);
     }
