@@ -13,7 +13,12 @@
  * block (sendbuf, sendcount, sendtype) and ignores the receive arguments; a
  * receiver passes (recvbuf, recvcount, recvtype) and gets block i at
  * recvbuf + i * recvcount * extent(recvtype), exactly as native MPI lays it
- * out.  All functions return an MPI error code.
+ * out.  All functions return an MPI error code.  A call that one process
+ * cannot take part in (it cannot build its buffers' datatypes, or a pair's
+ * room, for want of memory) fails on every process of the pair together:
+ * that process returns its own error, the others MPI_ERR_OTHER (or
+ * MPI_ERR_NO_MEM where a pair's room could not grow), and none waits for
+ * it.
  */
 #ifndef INTERGATHER_H
 #define INTERGATHER_H

@@ -9,6 +9,7 @@
 #include "algorithms.h"
 #include "decide.h"
 #include "mpi_identity.h"
+#include "p2p.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,25 +19,31 @@
  * first group receives.  Each process knows its own arguments; one MAX
  * allreduce over the pair gives every process the same block sizes and
  * whether any block is scattered in memory (what decides the chain's
- * segments), as the shim's agreement does (agree.c). */
+ * segments), as the shim's agreement does (agree.c), and whether some
+ * process cannot take part (local_rc: it could not build its buffers'
+ * types, say for want of memory).  Then every process returns an error
+ * (its own, or MPI_ERR_OTHER where another process failed) instead of
+ * running steps one of them would miss (MPICH's errflag). */
 static int shape_of(ig_pair *pair, int full, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
-                    ig_shape *sh)
+                    int local_rc, ig_shape *sh)
 {
     MPI_Count ssize = 0, rsize = 0;
-    int rc = scount > 0 ? PMPI_Type_size_x(stype, &ssize) : MPI_SUCCESS;
+    int rc = local_rc;
+    if (rc == MPI_SUCCESS && scount > 0)
+        rc = PMPI_Type_size_x(stype, &ssize);
     if (rc == MPI_SUCCESS && rcount > 0)
         rc = PMPI_Type_size_x(rtype, &rsize);
     uint64_t sent = (uint64_t)scount * (uint64_t)ssize, received = (uint64_t)rcount * (uint64_t)rsize;
     int first = ig_pair_is_sender(pair);
     uint64_t k_first = first ? sent : received, k_second = full ? (first ? received : sent) : 0;
-    int64_t mine[3] = { (scount > 0 && !ig_type_contiguous(scount, stype)) ||
+    int64_t mine[4] = { (scount > 0 && !ig_type_contiguous(scount, stype)) ||
                             (rcount > 0 && !ig_type_contiguous(rcount, rtype)),
-                        (int64_t)k_first, (int64_t)k_second },
-            all[3] = { 1, 0, 0 };
+                        (int64_t)k_first, (int64_t)k_second, rc != MPI_SUCCESS },
+            all[4] = { 1, 0, 0, 1 };
     /* Every process takes part, even one whose own query failed. */
-    int arc = PMPI_Allreduce(mine, all, 3, MPI_INT64_T, MPI_MAX, pair->comm);
+    int arc = PMPI_Allreduce(mine, all, 4, MPI_INT64_T, MPI_MAX, pair->comm);
     if (rc == MPI_SUCCESS)
-        rc = arc;
+        rc = arc != MPI_SUCCESS ? arc : all[3] ? MPI_ERR_OTHER : MPI_SUCCESS;
     *sh = (ig_shape){ .n = { pair->p, pair->q }, .reason = IG_FALLBACK_NONE, .sizes = IG_SIZES_AGREE, .nodes = 2,
                       .max_block = { (uint64_t)all[1], (uint64_t)all[2] },
                       .total = { (uint64_t)all[1] * (uint64_t)pair->p, (uint64_t)all[2] * (uint64_t)pair->q },
@@ -57,20 +64,25 @@ static int run_decided(ig_pair *pair, int full, int algorithm, ig_ring_kind sche
     s.algorithm = algorithm;
     s.ring_schedule = schedule;
     s.min_bytes = 0;
-    int rc = shape_of(pair, full, scount, stype, rcount, rtype, &sh);
-    if (rc != MPI_SUCCESS)
+    /* The buffers first, so that a process that cannot build them says so
+     * in the shape's allreduce (serve.c does the same before its
+     * agreement). */
+    int rc = ig_xfer_uniform_make(&x, &rblk, sbuf, scount, stype, rbuf, rcount, rtype);
+    rc = shape_of(pair, full, scount, stype, rcount, rtype, rc, &sh);
+    if (rc == MPI_SUCCESS)
+        ig_decide(&sh, 0, &s, &ch);
+    if (rc != MPI_SUCCESS || ch.kind != IG_DECISION_SERVE) { /* failed jointly, or nothing to move */
+        ig_block_free(&rblk);
         return rc;
-    ig_decide(&sh, 0, &s, &ch);
-    if (ch.kind != IG_DECISION_SERVE)
-        return MPI_SUCCESS; /* nothing to move */
+    }
     if (full && ch.nsteps == 2) { /* a pair has one direction: full duplex in one exchange */
         ch.nsteps = 1;
         ch.steps[0] = ig_decide_one_exchange(&sh, &s);
     }
-    rc = ig_xfer_uniform_make(&x, &rblk, sbuf, scount, stype, rbuf, rcount, rtype);
-    /* On a pair, the first group is always the one that sends first. */
-    for (int i = 0; i < ch.nsteps && rc == MPI_SUCCESS; i++)
-        rc = ig_algorithm_run(pair, &x, &ch.steps[i]);
+    /* On a pair, the first group is always the one that sends first.  A
+     * failed step does not stop the next: the others take part in it. */
+    for (int i = 0; i < ch.nsteps; i++)
+        ig_err_keep(&rc, ig_algorithm_run(pair, &x, &ch.steps[i]));
     ig_block_free(&rblk);
     return rc;
 }

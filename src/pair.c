@@ -2,6 +2,7 @@
 
 #include "stats.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 
@@ -22,8 +23,6 @@ int ig_private_comm_setup(MPI_Comm comm)
     ig_stats_comm_created(1);
     return PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
 }
-
-static int max_int(int a, int b) { return a > b ? a : b; }
 
 static void drop_room(ig_pair *pair)
 {
@@ -68,25 +67,45 @@ int ig_pair_adopt(MPI_Comm comm, int p, int requests, int ints, ig_pair *pair)
     return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
 }
 
+/* An array of n elements of `size` bytes made to hold `need`: a new array
+ * in *grown (NULL when the old one holds them); 0 when out of memory. */
+static int grow(int n, int need, size_t size, void **grown)
+{
+    *grown = NULL;
+    if (need <= n)
+        return 1;
+    *grown = need < INT_MAX ? malloc((size_t)need * size) : NULL; /* INT_MAX: beyond an int (decide.h) */
+    return *grown != NULL;
+}
+
 int ig_pair_fit_room(ig_pair *pair, int requests, int ints)
 {
     if (requests <= pair->room_requests_n && ints <= pair->room_ints_n)
         return MPI_SUCCESS;
+    /* Never while an algorithm holds the room: its arrays would be freed. */
+    assert(!pair->room_requests_busy && !pair->room_ints_busy);
     /* Every process of the pair gets here together: the need and the room
      * are the same on all of them.  The old room stays until all have the
      * new one, so a failure leaves every process as it was. */
-    ig_pair grown = *pair;
-    /* INT_MAX stands for a need beyond what an int counts (decide.h). */
-    int ok = requests < INT_MAX && ints < INT_MAX &&
-             reserve_room(&grown, max_int(requests, pair->room_requests_n), max_int(ints, pair->room_ints_n));
+    void *more_requests, *more_ints;
+    int ok = grow(pair->room_requests_n, requests, sizeof *pair->room_requests, &more_requests);
+    ok &= grow(pair->room_ints_n, ints, sizeof *pair->room_ints, &more_ints);
     int all_ok = 0, rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, pair->comm);
     if (rc == MPI_SUCCESS && all_ok) {
-        drop_room(pair);
-        *pair = grown;
+        if (more_requests != NULL) {
+            free(pair->room_requests);
+            pair->room_requests = more_requests;
+            pair->room_requests_n = requests;
+        }
+        if (more_ints != NULL) {
+            free(pair->room_ints);
+            pair->room_ints = more_ints;
+            pair->room_ints_n = ints;
+        }
         return MPI_SUCCESS;
     }
-    if (ok)
-        drop_room(&grown);
+    free(more_requests);
+    free(more_ints);
     return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
 }
 

@@ -60,8 +60,8 @@ int ig_pair_release(ig_pair *pair);
 /* n requests set to MPI_REQUEST_NULL: the pair's reserved room when n fits
  * and the room is free (nothing allocated, so nothing can fail), else newly
  * allocated (NULL when out of memory; counted, as no step the library runs
- * should need it: ig_algorithm_run fits the room first).  Give them back (NULL too) with
- * ig_pair_requests_done. */
+ * should need it: ig_algorithm_run fits the room first).  Give them back
+ * (NULL too) with ig_pair_requests_done. */
 MPI_Request *ig_pair_requests(ig_pair *pair, int n);
 void ig_pair_requests_done(ig_pair *pair, MPI_Request *reqs);
 

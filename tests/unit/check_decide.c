@@ -908,8 +908,12 @@ static int requests_held(const ig_step *st, int p, int q)
     case IG_ALG_SPREAD:
     case IG_ALG_FULL_DUPLEX:
         return (larger + (p < q ? p : q) - 1) / (p < q ? p : q) + 1;
-    case IG_ALG_CHAIN: /* a receiver: p blocks of m segments (the sender: m) */
-        return (int)(p * ig_step_chain_segments(st)) + st->window;
+    case IG_ALG_CHAIN: { /* a receiver: p blocks of m segments (the sender: m) */
+        uint64_t m = st->segment_bytes > 0 && st->relay_bytes > 0
+                         ? (st->relay_bytes + st->segment_bytes - 1) / st->segment_bytes
+                         : 1;
+        return (int)(p * m) + st->window;
+    }
     case IG_ALG_RELAY: /* a receiver (a sender holds its piece window) */
         return p * q + st->window > st->piece_window ? p * q + st->window : st->piece_window;
     default:
