@@ -3,7 +3,8 @@
 #  1. AddressSanitizer: the library instrumented with -fsanitize=address,
 #     preloaded after libasan, runs the allgather and allgatherv matrices
 #     (both topologies, and the relay forced: by default it runs between
-#     nodes only), the communicator churn and the fallbacks; any
+#     nodes only), the communicator churn and the fallbacks, a forced chain
+#     that grows its pair's room and the join plan; any
 #     invalid access fails.  Leak detection is left to valgrind: Open MPI
 #     unloads its components at finalize, after which LeakSanitizer cannot
 #     tell whose allocation a leak was and blames whatever module it finds.
@@ -19,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
-export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1 INTERGATHER_ALGORITHM=auto
+export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1 INTERGATHER_ALGORITHM=auto INTERGATHER_MANY_SENDERS=spread
 MPIRUN=${MPIRUN:-mpirun}
 
 # Run after a normal build (it uses its config.h and test programs).
@@ -35,6 +36,7 @@ asan_run() { # NP PROGRAM ARGS...
     local np=$1; shift
     if ! "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$libasan $work/libintergather.so" \
         -x ASAN_OPTIONS -x INTERGATHER_MIN_BYTES -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM \
+        -x INTERGATHER_MANY_SENDERS \
         "$@" >"$work/out" 2>&1 || grep -q 'ERROR: AddressSanitizer' "$work/out" \
         || ! grep -q 'intergather: summary' "$work/out"; then
         cat "$work/out" >&2
@@ -62,7 +64,11 @@ INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/type_order" 2+3,3+2 3
 # Erroneous calls that truncate: blocks received whole, then copied in place.
 asan_run 4 "$top/tests/mpi/truncate" 3 16 full
 asan_run 4 "$top/tests/mpi/truncate" 2 20000 half
-echo "ok asan: matrices, churn, fallbacks, early posting, relay, type order, truncation"
+# A forced chain whose segments grow the pair's room, and the join plan
+# (its extra sender's scratch, checked jointly per call).
+INTERGATHER_ALGORITHM=chain asan_run 5 "$top/tests/mpi/nomem" 2 100000 h
+INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join asan_run 5 "$top/tests/mpi/nomem" 3 2001 h
+echo "ok asan: matrices, churn, fallbacks, early posting, relay, type order, truncation, chain, join"
 
 echo "== valgrind memcheck"
 if ! command -v valgrind >/dev/null; then
@@ -77,7 +83,7 @@ vg_run() { # LABEL NP PROGRAM ARGS...
     local label=$1 np=$2; shift 2
     rm -f "$work"/vg.*
     "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$top/src/.libs/libintergather.so" -x INTERGATHER_MIN_BYTES \
-        -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM valgrind -q --error-limit=no --leak-check=full \
+        -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM -x INTERGATHER_MANY_SENDERS valgrind -q --error-limit=no --leak-check=full \
         --show-leak-kinds=definite,indirect ${supp:+--suppressions=$supp} --log-file="$work/vg.%p" "$@" \
         >"$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
     grep -q '^PASS' "$work/out" || { cat "$work/out" >&2; exit 1; }
@@ -98,3 +104,5 @@ INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$top/tests/mpi/early_post
 INTERGATHER_ALGORITHM=relay vg_run "relay" 4 "$top/tests/mpi/allgather_matrix" 1 1000
 INTERGATHER_ALGORITHM=relay vg_run "type order" 4 "$top/tests/mpi/type_order" 1+3,3+1 3
 vg_run "truncation" 4 "$top/tests/mpi/truncate" 3 16 full
+INTERGATHER_ALGORITHM=chain vg_run "chain, room grown" 5 "$top/tests/mpi/nomem" 2 100000 h
+INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join vg_run "join plan" 5 "$top/tests/mpi/nomem" 3 2001 h
