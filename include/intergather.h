@@ -64,7 +64,9 @@ INTERGATHER_API int ig_pair_allgather_fc(ig_pair *pair, const void *sendbuf, int
 /* The paper's ring algorithm (section IV): neighbour-only transfers in ring
  * order (senders 0..p-1, then receivers), one send and one receive per
  * process and step.  IG_RING_OPTIMAL takes p + floor(q/2) steps for every
- * p, q >= 1; IG_RING_PAPER takes p + q/2 for even p, q (dummies otherwise). */
+ * p, q >= 1; IG_RING_PAPER takes p + q/2 for even p, q (dummies otherwise).
+ * Blocks of more than INT_MAX bytes: MPI_ERR_COUNT on every process (the
+ * relays count bytes in an int). */
 INTERGATHER_API int ig_pair_allgather_ring(ig_pair *pair, ig_ring_kind kind, const void *sendbuf, int sendcount,
                            MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype);
 

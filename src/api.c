@@ -71,6 +71,13 @@ static int run_decided(ig_pair *pair, int full, int algorithm, ig_ring_kind sche
     rc = shape_of(pair, full, scount, stype, rcount, rtype, rc, &sh);
     if (rc == MPI_SUCCESS)
         ig_decide(&sh, 0, &s, &ch);
+    /* The decision is the same on every process, so these returns are
+     * joint.  On a pair there is no MPI library's own algorithm to hand a
+     * call to: the one such decision a named algorithm can get (the ring
+     * with blocks of more than INT_MAX bytes) is an error here, not a
+     * success with nothing moved. */
+    if (rc == MPI_SUCCESS && ch.kind == IG_DECISION_NATIVE)
+        rc = MPI_ERR_COUNT;
     if (rc != MPI_SUCCESS || ch.kind != IG_DECISION_SERVE) { /* failed jointly, or nothing to move */
         ig_block_free(&rblk);
         return rc;

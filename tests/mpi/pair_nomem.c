@@ -11,7 +11,10 @@
  *   COUNT      ints per block
  *   ALGORITHM  names for ig_pair_allgather_algorithm (direct, fc, chain, ...)
  * Prints, from world rank 0, "calls-in-error=N" (over all processes) and
- * "PASS pair_nomem".
+ * "PASS pair_nomem".  Last, every process must get an error from a ring
+ * call with blocks of more than INT_MAX bytes, which the ring cannot
+ * serve (it once returned MPI_SUCCESS with nothing moved); the buffers are
+ * one byte, so a call that moved data would crash.
  */
 #include "intergather.h"
 #include "testlib.h"
@@ -65,6 +68,19 @@ int main(int argc, char **argv)
         for (int twice = 0; twice < 2; twice++)
             in_error += one_call(pair, argv[a], p, count, call++);
     in_error += rc != MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        MPI_Datatype gib, huge;
+        char one_byte[1] = { 0 }, received[1] = { 0 };
+        MPI_Type_contiguous(1 << 30, MPI_BYTE, &gib);
+        MPI_Type_contiguous(2, gib, &huge);
+        MPI_Type_commit(&huge);
+        int sender = rank < p;
+        if (ig_pair_allgather_ring(pair, IG_RING_OPTIMAL, one_byte, sender, huge, received, !sender, huge) ==
+            MPI_SUCCESS)
+            TEST_FAIL("world rank %d: a ring call of 2 GiB blocks returned MPI_SUCCESS", rank);
+        MPI_Type_free(&huge);
+        MPI_Type_free(&gib);
+    }
     ig_pair_free(&pair);
     MPI_Reduce(&in_error, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)

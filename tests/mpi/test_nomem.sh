@@ -87,6 +87,11 @@ for scenario in "${scenarios[@]}"; do
     echo "ok $scenario"
 done
 echo "ok $runs runs, $injected allocation sizes failed, $missed not reached"
+# Only allocations that depend on timing may be missed, and few of them.
+if [ $((missed * 10)) -gt "$injected" ]; then
+    echo "too many allocations were never reached: $missed against $injected" >&2
+    exit 1
+fi
 
 # Datatypes the MPI library cannot build (fail_malloc.c's
 # IG_TEST_FAIL_TYPE_RANK: every type libintergather builds in that process
@@ -116,16 +121,18 @@ done
 # The pair API (pair_nomem.c, linked against the library) with a receiver
 # that cannot build its receive type: each call fails on every process
 # together (the shape's allreduce says so), none hangs; without the failure
-# every call succeeds.  The chain's blocks are segmented (its room grows).
+# every call succeeds.  The chain's blocks are cut into segments.
 for rank in none 3; do
-    ig_launch 5 LD_PRELOAD="$FAILLIB" IG_TEST_FAIL_TYPE_RANK="$rank" -- \
-        "$TESTS_BIN/pair_nomem" 2 100000 direct fc chain relay full-duplex </dev/null
+    failure=()
+    [ "$rank" = none ] || failure=(IG_TEST_FAIL_TYPE_RANK="$rank")
+    ig_launch 5 LD_PRELOAD="$FAILLIB" "${failure[@]}" -- \
+        "$TESTS_BIN/pair_nomem" 2 100000 direct fc chain relay </dev/null
     expect_pass pair_nomem
     if [ "$rank" = none ]; then
         [ "$(calls_in_error)" = 0 ] || { echo "pair API calls failed without a failure" >&2; exit 1; }
     else
-        # 10 calls on each of 5 processes, all in error together.
-        [ "$(calls_in_error)" = 50 ] || { echo "pair API: $(calls_in_error) calls in error, want 50" >&2; exit 1; }
+        # 8 calls on each of 5 processes, all in error together.
+        [ "$(calls_in_error)" = 40 ] || { echo "pair API: $(calls_in_error) calls in error, want 40" >&2; exit 1; }
     fi
     echo "ok pair API, types fail in world rank $rank"
 done
