@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 int ig_private_comm_free(MPI_Comm *comm)
@@ -74,7 +75,9 @@ static int grow(int n, int need, size_t size, void **grown)
     *grown = NULL;
     if (need <= n)
         return 1;
-    *grown = need < INT_MAX ? malloc((size_t)need * size) : NULL; /* INT_MAX: beyond an int (decide.h) */
+    /* INT_MAX stands for a need beyond an int (decide.h); a size_t may be
+     * too narrow for the bytes on a 32-bit system. */
+    *grown = need < INT_MAX && (size_t)need <= SIZE_MAX / size ? malloc((size_t)need * size) : NULL;
     return *grown != NULL;
 }
 
