@@ -24,9 +24,8 @@ FAILLIB="$IG_TOP_BUILDDIR/tests/mpi/.libs/libfailmalloc.so"
 # ranks whose allocations fail (default: 0 and LEFT, a process of each
 # group).  The chain runs with whole blocks (8 KB) and with blocks (400 KB)
 # cut into more segments than the pair's room holds requests for, so that
-# it grows the room; in the join
-# plan (3 senders, 2 receivers) world rank 2 is the extra sender that needs
-# scratch.
+# it grows the room; in the join plan (3 senders, 2 receivers) world rank 2
+# is the extra sender that needs scratch.
 scenarios=(
     "5 2 101 mhrfv -"
     "5 2 101 hf INTERGATHER_ALGORITHM=direct"
