@@ -23,6 +23,7 @@ struct ig_comm_cache {
     ig_pair *direction[2]; /* [1]: the local group sends; [0]: the remote group sends; once built */
     ig_pair pairs[2];      /* their storage, kept with the cache: building one allocates nothing here */
     int64_t *records;      /* room for every process's MPI_Allgatherv view (agree.c) */
+    char *discard;         /* room for one early message to withdraw (speculate.c) */
 };
 
 /* Attached to an inter-communicator for which a process could not
@@ -43,6 +44,7 @@ static void cache_clear(ig_comm_cache *cache)
     ig_private_comm_free(&cache->local_group);
     ig_private_comm_free(&cache->merged);
     free(cache->records);
+    free(cache->discard);
 }
 
 static void cache_destroy(ig_comm_cache *cache)
@@ -86,10 +88,11 @@ static int check_settings_agree(ig_comm_cache *cache)
     uint64_t fp = ig_settings_fingerprint(ig_settings_get());
     uint64_t mine[2] = { fp, ~fp }, all[2];
     /* A process that could not allocate the cache's room for the
-     * agreement's records makes the check fail for everyone, so that all
-     * stay native on this communicator together instead of one process
-     * failing alone in a later call. */
-    if (cache->records == NULL)
+     * agreement's records or for withdrawing an early message makes the
+     * check fail for everyone, so that all stay native on this
+     * communicator together instead of one process failing alone in a
+     * later call. */
+    if (cache->records == NULL || cache->discard == NULL)
         mine[0] = mine[1] = 0;
     int rc = PMPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MIN, cache->merged);
     cache->settings_agree = rc == MPI_SUCCESS && all[0] == ~all[1];
@@ -173,9 +176,11 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
     PMPI_Comm_size(inter, &cache->local_size);
     PMPI_Comm_remote_size(inter, &cache->remote_size);
     PMPI_Comm_rank(inter, &cache->local_rank);
-    if (cache != &stand_in)
+    if (cache != &stand_in) {
         cache->records = malloc((size_t)(cache->local_size + cache->remote_size) * IG_CACHE_RECORD_LEN *
                                 sizeof(int64_t));
+        cache->discard = malloc(IG_CACHE_DISCARD_BYTES);
+    }
     int rc = PMPI_Intercomm_merge(inter, 0, &cache->merged);
     if (rc == MPI_SUCCESS)
         rc = ig_private_comm_setup(cache->merged);
@@ -257,6 +262,11 @@ int ig_comm_cache_group_sizes(const ig_comm_cache *cache, int n[2])
 int64_t *ig_comm_cache_records(ig_comm_cache *cache)
 {
     return cache->records;
+}
+
+void *ig_comm_cache_discard_room(ig_comm_cache *cache)
+{
+    return cache->discard;
 }
 
 int ig_comm_cache_settings_agree(const ig_comm_cache *cache)

@@ -27,6 +27,15 @@ int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **cache);
 #define IG_CACHE_RECORD_LEN 4
 int64_t *ig_comm_cache_records(ig_comm_cache *cache);
 
+/* Room for one early message that must be withdrawn (speculate.c), of up
+ * to IG_CACHE_DISCARD_BYTES, allocated with the cache like the records:
+ * taking such a message into memory allocated in the call could fail, and
+ * a message taken truncated aborts the job under an MPI library whose
+ * truncated receives do not return (MPICH: mpi_identity.h).  There no
+ * larger block is posted early. */
+#define IG_CACHE_DISCARD_BYTES 65536
+void *ig_comm_cache_discard_room(ig_comm_cache *cache);
+
 /* Whether every process of the communicator has the same settings (checked
  * once, when the cache was built). */
 int ig_comm_cache_settings_agree(const ig_comm_cache *cache);

@@ -22,6 +22,11 @@ static int guessed_direct(const ig_call *c, ig_comm_cache *cache, const ig_setti
     if (c->local_reason != IG_FALLBACK_NONE || c->send_bytes > INT_MAX ||
         !ig_agree_carries_posted(c->op, n[0], n[1]))
         return 0;
+    /* Where a truncated receive aborts the job, an early message must fit
+     * the cache's room to be withdrawn (comm_cache.h); the bound is the
+     * same for every process. */
+    if (!ig_mpi_truncated_receive_returns() && c->send_bytes > IG_CACHE_DISCARD_BYTES)
+        return 0;
     ig_shape_guess_uniform(group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->scattered, n[0], n[1],
                            ig_comm_cache_nodes(cache), &guess);
     ig_decide(&guess, 0, s, &ch);
@@ -99,10 +104,15 @@ static int discard_one(ig_comm_cache *cache, int local_first, int index)
         rc = PMPI_Get_count(&status, MPI_BYTE, &bytes);
     if (rc != MPI_SUCCESS)
         return rc;
-    void *scratch = malloc(bytes > 0 ? (size_t)bytes : 1);
-    /* Without room the message is still taken, truncated, and dropped. */
+    /* The cache's room when the message fits it (always, where a truncated
+     * receive would abort the job: guessed_direct); else allocated, and
+     * without that the message is still taken, truncated, and dropped. */
+    void *room = ig_comm_cache_discard_room(cache);
+    int fits = bytes <= IG_CACHE_DISCARD_BYTES;
+    void *scratch = fits ? room : malloc(bytes > 0 ? (size_t)bytes : 1);
     rc = PMPI_Mrecv(scratch, scratch != NULL ? bytes : 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
-    free(scratch);
+    if (!fits)
+        free(scratch);
     return scratch != NULL ? rc : MPI_ERR_NO_MEM;
 }
 

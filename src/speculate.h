@@ -24,8 +24,10 @@
  * Posted early only where it can be withdrawn exactly: MPI_Allgather (not
  * v), at most IG_AGREE_MAX_POSTED processes in both groups, every send in
  * the first window, blocks of at most INT_MAX bytes (a discarded message is
- * sized in an int), on a pair that an earlier call built (building one is
- * collective).
+ * sized in an int; under an MPI library that aborts on a truncated
+ * receive, at most IG_CACHE_DISCARD_BYTES, which a withdrawn message is
+ * taken into without allocating: comm_cache.h), on a pair that an earlier
+ * call built (building one is collective).
  */
 #ifndef IG_SPECULATE_H
 #define IG_SPECULATE_H
