@@ -44,9 +44,11 @@ static ig_fallback check_send(ig_call *c, MPI_Comm probe)
 {
     ig_type_layout t;
     if (c->sbuf == MPI_IN_PLACE)
-        return IG_FALLBACK_IN_PLACE;
-    if (c->scount < 0 || !type_usable(c->stype, probe) || !ig_type_layout_of(c->stype, &t))
-        return IG_FALLBACK_ARGUMENTS;
+        return c->hard_error = MPI_ERR_ARG, IG_FALLBACK_IN_PLACE;
+    if (c->scount < 0)
+        return c->hard_error = MPI_ERR_COUNT, IG_FALLBACK_ARGUMENTS;
+    if (!type_usable(c->stype, probe) || !ig_type_layout_of(c->stype, &t))
+        return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
     int in_order = ig_type_in_order(c->stype);
     c->send_bytes = (int64_t)c->scount * t.size;
     c->send_overlaps = send_overlaps(c->scount, &t, in_order);
@@ -66,10 +68,10 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
     ig_type_layout t;
     int64_t elements = 0;
     if (c->rbuf == MPI_IN_PLACE)
-        return IG_FALLBACK_IN_PLACE;
+        return c->hard_error = MPI_ERR_ARG, IG_FALLBACK_IN_PLACE;
     if (c->op == IG_OP_ALLGATHER) {
         if (c->rcount < 0)
-            return IG_FALLBACK_ARGUMENTS;
+            return c->hard_error = MPI_ERR_COUNT, IG_FALLBACK_ARGUMENTS;
         elements = c->rcount;
     } else {
         if (c->rcounts == NULL || c->rdispls == NULL)
@@ -81,7 +83,7 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
         }
     }
     if (!type_usable(c->rtype, probe) || !ig_type_layout_of(c->rtype, &t))
-        return IG_FALLBACK_ARGUMENTS;
+        return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
     c->rtype_size = t.size;
     c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_layout_contiguous(c->rcount, &t, ig_type_in_order(c->rtype));
     c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * t.size : 0;
@@ -104,8 +106,12 @@ int ig_call_classify(ig_call *c)
     ig_lifecycle_start();
     MPI_Comm probe = ig_lifecycle_probe_comm();
     PMPI_Comm_remote_size(c->comm, &c->remote_size);
-    c->local_reason = check_send(c, probe);
-    if (c->local_reason == IG_FALLBACK_NONE)
-        c->local_reason = check_recv(c, probe);
+    c->hard_error = MPI_SUCCESS;
+    /* The receive side is checked too when the send side is left to the
+     * MPI library but usable point to point: the opening round
+     * (opening_plan.h) needs what such a process expects. */
+    ig_fallback send_reason = check_send(c, probe);
+    ig_fallback recv_reason = c->hard_error == MPI_SUCCESS ? check_recv(c, probe) : IG_FALLBACK_NONE;
+    c->local_reason = send_reason != IG_FALLBACK_NONE ? send_reason : recv_reason;
     return 1;
 }

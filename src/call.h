@@ -42,6 +42,11 @@ typedef struct {
     int send_overlaps;       /* the send type cannot be received into (overlapping or non-positive extent) */
     int scattered;           /* this process's send or receive block is not one contiguous piece of memory */
     ig_fallback local_reason;/* why this process cannot be served, or IG_FALLBACK_NONE */
+    /* The error class of arguments that cannot be used point to point at
+     * all (MPI_IN_PLACE, a negative count, an unusable type), as the MPI
+     * library reports them; MPI_SUCCESS when they can, even if the call
+     * is left to the MPI library (a NULL buffer may be MPI_BOTTOM). */
+    int hard_error;
 } ig_call;
 
 /* Returns 1 when the call enters the collective path (an inter-communicator

@@ -14,6 +14,7 @@
 
 struct ig_comm_cache {
     MPI_Comm merged;  /* both groups, from MPI_Intercomm_merge; kept to build directions */
+    MPI_Comm opening; /* a private copy of the inter-communicator: the opening round's (opening.c) */
     int local_size, remote_size, local_rank;
     int settings_agree;
     int nodes; /* nodes both groups span */
@@ -30,7 +31,8 @@ struct ig_comm_cache {
  * allocate its cache: that process took part in building the cache with
  * stand-in storage and made the settings check fail for everyone, so all
  * processes stay native on it together (settings_agree is 0 here). */
-static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .local_group = MPI_COMM_NULL };
+static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .opening = MPI_COMM_NULL,
+                                        .local_group = MPI_COMM_NULL };
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -42,6 +44,7 @@ static void cache_clear(ig_comm_cache *cache)
         if (cache->direction[d] != NULL)
             ig_pair_release(cache->direction[d]);
     ig_private_comm_free(&cache->local_group);
+    ig_private_comm_free(&cache->opening);
     ig_private_comm_free(&cache->merged);
     free(cache->records);
     free(cache->discard);
@@ -80,12 +83,23 @@ void ig_comm_cache_shutdown(void)
     pthread_mutex_unlock(&keyval_lock);
 }
 
+static int opening_tags_fit(void)
+{
+    int *tag_ub = NULL, found = 0;
+    return PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &found) == MPI_SUCCESS && found &&
+           *tag_ub >= IG_OPENING_TAG_CEILING;
+}
+
 /* Settings decide which algorithm runs, so processes that disagree would run
  * different algorithms and hang.  One allreduce of the fingerprint and its
  * complement gives the minimum and the maximum in one call. */
 static int check_settings_agree(ig_comm_cache *cache)
 {
     uint64_t fp = ig_settings_fingerprint(ig_settings_get());
+    /* The opening's tags (opening_plan.h) must be legal everywhere: a
+     * process whose MPI says otherwise counts as having other settings. */
+    if (!opening_tags_fit())
+        fp ^= 0x9e3779b97f4a7c15ULL;
     uint64_t mine[2] = { fp, ~fp }, all[2];
     /* A process that could not allocate the cache's room for the
      * agreement's records or for withdrawing an early message makes the
@@ -172,7 +186,7 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
     ig_comm_cache stand_in = { 0 }, *cache = calloc(1, sizeof *cache);
     if (cache == NULL)
         cache = &stand_in; /* without records: the settings check fails for all */
-    cache->merged = cache->local_group = MPI_COMM_NULL;
+    cache->merged = cache->local_group = cache->opening = MPI_COMM_NULL;
     PMPI_Comm_size(inter, &cache->local_size);
     PMPI_Comm_remote_size(inter, &cache->remote_size);
     PMPI_Comm_rank(inter, &cache->local_rank);
@@ -184,6 +198,12 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
     int rc = PMPI_Intercomm_merge(inter, 0, &cache->merged);
     if (rc == MPI_SUCCESS)
         rc = ig_private_comm_setup(cache->merged);
+    /* A split, not a dup: a dup would run the program's attribute copy
+     * callbacks on intergather's communicator. */
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_split(inter, 0, cache->local_rank, &cache->opening);
+    if (rc == MPI_SUCCESS)
+        rc = ig_private_comm_setup(cache->opening);
     if (rc == MPI_SUCCESS)
         rc = check_settings_agree(cache);
     if (rc == MPI_SUCCESS)
@@ -246,6 +266,8 @@ int ig_comm_cache_local_group(ig_comm_cache *cache, MPI_Comm *group)
 int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_size; }
 
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged; }
+
+MPI_Comm ig_comm_cache_opening(const ig_comm_cache *cache) { return cache->opening; }
 
 int ig_comm_cache_nodes(const ig_comm_cache *cache) { return cache->nodes; }
 

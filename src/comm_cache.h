@@ -67,6 +67,11 @@ const ig_settings *ig_comm_cache_settings(const ig_comm_cache *cache);
  * the processes agree on each call (agree.c). */
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache);
 
+/* The private copy of the inter-communicator on which the opening round
+ * runs (opening.c): remote rank i is the user's remote rank i, and no other
+ * message travels there. */
+MPI_Comm ig_comm_cache_opening(const ig_comm_cache *cache);
+
 /* How many nodes (shared-memory domains) the two groups span, the same on
  * every process. */
 int ig_comm_cache_nodes(const ig_comm_cache *cache);

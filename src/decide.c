@@ -414,3 +414,38 @@ int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *c
             return 0;
     return 1;
 }
+
+/* ---- The opening round (opening_plan.h) ---------------------------------- */
+
+int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncated_receive_returns)
+{
+    /* Only where the decision can choose the direct algorithm (otherwise
+     * no pair is ever done and the round is pure cost), and only where a
+     * receive that an erroneous call truncates returns an error instead of
+     * aborting the job: in the opening every process receives whatever
+     * its peers send. */
+    int direct_possible = s->algorithm == IG_ALG_DIRECT ||
+                          (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_FULLY_CONNECTED);
+    return s->opening && truncated_receive_returns && direct_possible && s->min_bytes == 0 &&
+           n0 + n1 <= IG_OPENING_MAX_PROCS;
+}
+
+int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
+                            const ig_settings *s)
+{
+    ig_shape guess;
+    ig_choice ch;
+    if (send_bytes < 0 || expect_bytes < 0 || send_bytes >= IG_OPENING_MAX_BYTES ||
+        expect_bytes >= IG_OPENING_MAX_BYTES)
+        return 0;
+    /* The sizes alone: the layout flags of the agreement only take
+     * algorithms away (the byte-cutting ones), never the direct one, so a
+     * direct choice without them is a direct choice with them. */
+    ig_shape_guess_uniform(group, send_bytes, expect_bytes, 0, 0, n0, n1, nodes, &guess);
+    ig_decide(&guess, 0, s, &ch);
+    if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
+        return 0;
+    /* The opening posts every send at once: only where the direct step
+     * would too. */
+    return (group == 0 ? n1 : n0) <= ch.steps[0].window;
+}

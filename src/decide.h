@@ -16,6 +16,7 @@
 
 #include "algorithms.h"
 #include "settings.h"
+#include "opening_plan.h"
 #include "shape.h"
 
 typedef enum {
@@ -77,5 +78,25 @@ int64_t ig_decide_posted_code(const ig_step *step);
  * step, the early ones included; otherwise every early message is
  * withdrawn first.  The same answer on every process. */
 int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *agreed);
+
+/* ---- The opening round (opening_plan.h) --------------------------------- */
+
+/* Processes of both groups in all up to which the opening applies: its
+ * requests and what it learns live on the stack. */
+#define IG_OPENING_MAX_PROCS 32
+
+/* Whether every MPI_Allgather on a communicator of n0 + n1 processes
+ * starts with the opening round: from the settings, the group sizes and
+ * the MPI library (whether a truncated receive returns, mpi_identity.h),
+ * the same on every process. */
+int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncated_receive_returns);
+
+/* Whether a process of `group` that sends send_bytes and expects
+ * expect_bytes from each remote process is "small" in the opening: the
+ * decision serves exactly these sizes with the direct algorithm alone,
+ * all sends posted at once.  In a correct call every process answers
+ * alike (the same sizes, seen from either group). */
+int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
+                            const ig_settings *s);
 
 #endif

@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "lifecycle.h"
 #include "log.h"
+#include "opening.h"
 #include "p2p.h"
 #include "settings.h"
 #include "speculate.h"
@@ -151,6 +152,14 @@ int ig_serve(const ig_call *c, int *rc)
     ig_fallback inactive = ig_decide_active(ig_comm_cache_settings_agree(cache), s);
     if (inactive != IG_FALLBACK_NONE)
         return go_native(inactive);
+    /* A correct call with small sizes ends in the opening round; one that
+     * goes on (no pair ended there) is agreed and decided as if it had not
+     * been tried. */
+    if (ig_opening_applies(c, cache, s)) {
+        int opening_rc;
+        if (ig_opening_run(c, cache, s, &opening_rc) == IG_OPENING_ENDED)
+            return *rc = ig_error_report(c->comm, function_name(c), opening_rc), 1;
+    }
     /* The call's buffers are built before the agreement, not after it: a
      * process whose MPI library cannot build its receive type (out of
      * memory) says so in the agreement, and every process leaves the call

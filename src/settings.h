@@ -25,6 +25,7 @@
 #define IG_ENV_ALGORITHM    "INTERGATHER_ALGORITHM"
 #define IG_ENV_NET_MODEL    "INTERGATHER_NET_MODEL"
 #define IG_ENV_SHM_MODEL    "INTERGATHER_SHM_MODEL"
+#define IG_ENV_OPENING      "INTERGATHER_OPENING"
 
 /* Default for INTERGATHER_MIN_BYTES: none.  Whether a call goes native is
  * the cost model's decision (decide.c); the setting only lets a site keep
@@ -84,6 +85,9 @@ typedef struct {
      * net_measure.c) instead of taking net_model / shm_model as they are;
      * the default between nodes, not within one. */
     int net_measure, shm_measure;
+    /* INTERGATHER_OPENING: whether MPI_Allgather calls start with the
+     * opening round (opening_plan.h), on (1, the default) or off. */
+    int opening;
     /* Not from the environment: whether the MPI library's intra-communicator
      * MPI_Allgatherv is correct when its members' receive types differ in
      * size or extent (legal: only the signatures must match).  MPICH 4.0.2's
@@ -110,6 +114,8 @@ int ig_parse_ring_schedule(const char *text, ig_ring_kind *out);
 int ig_parse_group_stage(const char *text, ig_group_stage *out);
 int ig_parse_many_senders(const char *text, ig_many_senders *out);
 int ig_parse_algorithm(const char *text, int *out);
+/* "on" (1) or "off" (0). */
+int ig_parse_on_off(const char *text, int *out);
 /* "ts=5e-6,tw=1e-10,to=1e-6": any of the three keys, in seconds (tw: per
  * byte), each a non-negative number; keys left out keep *out's value. */
 int ig_parse_model(const char *text, ig_cost_params *out);

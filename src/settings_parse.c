@@ -74,6 +74,7 @@ static const word_value ring_schedule_words[] = { { "optimal", IG_RING_OPTIMAL }
 static const word_value group_stage_words[] = {
     { "auto", IG_GROUP_STAGE_AUTO }, { "mpi", IG_GROUP_STAGE_MPI }, { "ring", IG_GROUP_STAGE_RING }
 };
+static const word_value on_off_words[] = { { "on", 1 }, { "off", 0 }, { "1", 1 }, { "0", 0 } };
 static const word_value many_senders_words[] = { { "spread", IG_MANY_SENDERS_SPREAD }, { "join", IG_MANY_SENDERS_JOIN } };
 
 /* Parse into an enum through an int (enums may be narrower). */
@@ -90,6 +91,7 @@ int ig_parse_topology(const char *text, ig_topology *out) { PARSE_INTO(text, top
 int ig_parse_ring_schedule(const char *text, ig_ring_kind *out) { PARSE_INTO(text, ring_schedule_words, out); }
 int ig_parse_group_stage(const char *text, ig_group_stage *out) { PARSE_INTO(text, group_stage_words, out); }
 int ig_parse_many_senders(const char *text, ig_many_senders *out) { PARSE_INTO(text, many_senders_words, out); }
+int ig_parse_on_off(const char *text, int *out) { PARSE_INTO(text, on_off_words, out); }
 
 const char *ig_topology_name(ig_topology t) { return name_of(t, WORDS(topology_words)); }
 const char *ig_ring_schedule_name(ig_ring_kind s) { return name_of(s, WORDS(ring_schedule_words)); }
@@ -246,6 +248,7 @@ void ig_settings_defaults(ig_settings *s)
     s->net_measure = 1;
     s->shm_measure = 0;
     s->mpi_allgatherv_mixed_types = 1;
+    s->opening = 1;
 }
 
 /* "auto, native or an algorithm: " and the table's names, for the warning
@@ -287,14 +290,16 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
     if (ig_setting_is_set(v = lookup(IG_ENV_SHM_MODEL)) &&
         ig_parse_model_or_measure(v, &s->shm_measure, &s->shm_model) != 0)
         warn(IG_ENV_SHM_MODEL, v, "measure, or ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=1e-6,tw=2e-10,to=3e-7");
+    if (ig_setting_is_set(v = lookup(IG_ENV_OPENING)) && ig_parse_on_off(v, &s->opening) != 0)
+        warn(IG_ENV_OPENING, v, "on or off");
 }
 
 uint64_t ig_settings_fingerprint(const ig_settings *s)
 {
     /* FNV-1a over the fields that select an algorithm (not verbosity). */
-    uint64_t fields[14] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
+    uint64_t fields[15] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
                             (uint64_t)s->group_stage, (uint64_t)s->many_senders, (uint64_t)(int64_t)s->algorithm,
-                            [12] = (uint64_t)s->net_measure, (uint64_t)s->shm_measure };
+                            [12] = (uint64_t)s->net_measure, (uint64_t)s->shm_measure, (uint64_t)s->opening };
     for (int m = 0; m < 2; m++) {
         const ig_cost_params *c = m == 0 ? &s->net_model : &s->shm_model;
         double v[3] = { c->ts, c->tw, c->to };

@@ -13,6 +13,7 @@ static atomic_ulong algorithms[IG_ALG_COUNT];
 static atomic_ulong fallbacks[IG_FALLBACK_COUNT];
 static atomic_ulong kinds[IG_KIND_COUNT];
 static atomic_ulong stages[IG_GROUP_STAGE_COUNT];
+static atomic_ulong openings[IG_OPENING_STAT_COUNT];
 static atomic_long comms_live;
 static atomic_long comms_peak;
 static atomic_ulong comms_created;
@@ -27,6 +28,7 @@ void ig_stats_algorithm(int algorithm) { atomic_fetch_add(&algorithms[algorithm]
 void ig_stats_fallback(ig_fallback why) { atomic_fetch_add(&fallbacks[why], 1); }
 void ig_stats_kind(ig_kind kind) { atomic_fetch_add(&kinds[kind], 1); }
 void ig_stats_group_stage(int stage) { atomic_fetch_add(&stages[stage], 1); }
+void ig_stats_opening(ig_opening_stat what) { atomic_fetch_add(&openings[what], 1); }
 
 void ig_stats_comm_created(int n)
 {
@@ -79,5 +81,7 @@ void ig_stats_report(int world_rank)
            atomic_load(&comms_peak));
     APPEND("; posted-early=%lu withdrawn=%lu", atomic_load(&posted_early), atomic_load(&withdrawn));
     APPEND("; arrays-allocated=%lu", atomic_load(&arrays_allocated));
+    APPEND("; opening ended=%lu pair-by-pair=%lu went-on=%lu", atomic_load(&openings[IG_OPENING_STAT_ENDED]),
+           atomic_load(&openings[IG_OPENING_STAT_PAIR_BY_PAIR]), atomic_load(&openings[IG_OPENING_STAT_WENT_ON]));
     ig_log("%s", line);
 }

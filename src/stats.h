@@ -45,6 +45,15 @@ void ig_stats_erroneous(void);
 /* A direct step posted before the agreement (speculate.h), and one withdrawn. */
 void ig_stats_posted_early(void);
 void ig_stats_withdrawn(void);
+/* How a call that started with the opening round (opening_plan.h) went on. */
+typedef enum {
+    IG_OPENING_STAT_ENDED = 0,    /* every pair done after round one */
+    IG_OPENING_STAT_PAIR_BY_PAIR, /* some pairs done, the rest finished point to point */
+    IG_OPENING_STAT_WENT_ON,      /* no pair done: the agreement and the decision followed */
+    IG_OPENING_STAT_COUNT
+} ig_opening_stat;
+void ig_stats_opening(ig_opening_stat what);
+
 /* An algorithm's requests or counts that did not fit its pair's room
  * (pair.h) and were allocated. */
 void ig_stats_arrays_allocated(void);

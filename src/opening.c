@@ -1,0 +1,223 @@
+#include "opening.h"
+
+#include "decide.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "mpi_identity.h"
+#include "opening_plan.h"
+#include "p2p.h"
+#include "stats.h"
+
+#include <stdatomic.h>
+
+#define MAX_REMOTE (IG_OPENING_MAX_PROCS - 1)
+
+/* One process's opening: what it brings, and what it learns per peer. */
+typedef struct {
+    const ig_call *c;
+    MPI_Comm comm;
+    int remote, local_rank;
+    ig_opening_self self;
+    MPI_Aint block_extent; /* remote block j lands at rbuf + j * block_extent, as MPI places it */
+    ig_opening_heard heard[MAX_REMOTE];
+    char done[MAX_REMOTE];
+    int n_done, truncated, peer_hard, mismatch;
+    char nothing; /* where a process that cannot receive takes (and truncates) a block */
+} opening;
+
+int ig_opening_applies(const ig_call *c, ig_comm_cache *cache, const ig_settings *s)
+{
+    int n[2];
+    ig_comm_cache_group_sizes(cache, n);
+    return c->op == IG_OP_ALLGATHER &&
+           ig_decide_opening_applies(s, n[0], n[1], ig_mpi_truncated_receive_returns());
+}
+
+/* PMPI_Waitall with every status's MPI_ERROR set (the standard leaves them
+ * unset when the call succeeds). */
+static int wait_statuses(int n, MPI_Request *reqs, MPI_Status *stats)
+{
+    int rc = ig_waitall_status(n, reqs, stats);
+    if (rc == MPI_SUCCESS)
+        for (int i = 0; i < n; i++)
+            stats[i].MPI_ERROR = MPI_SUCCESS;
+    return rc;
+}
+
+static int post_receive(opening *o, int j, int tag, MPI_Request *req)
+{
+    const ig_call *c = o->c;
+    if (o->self.hard)
+        return PMPI_Irecv(&o->nothing, 0, MPI_BYTE, j, tag, o->comm, req);
+    return PMPI_Irecv((char *)c->rbuf + (MPI_Aint)j * o->block_extent, c->rcount, c->rtype, j, tag, o->comm, req);
+}
+
+/* Sends start at the next remote rank, so that not every process sends to
+ * remote rank 0 first (as the direct algorithm does). */
+static int peer_of(const opening *o, int k)
+{
+    return (o->local_rank + k) % o->remote;
+}
+
+static int round_one(opening *o)
+{
+    MPI_Request reqs[2 * MAX_REMOTE];
+    MPI_Status stats[2 * MAX_REMOTE];
+    const ig_call *c = o->c;
+    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self);
+    for (int i = 0; i < 2 * o->remote; i++)
+        reqs[i] = MPI_REQUEST_NULL;
+    for (int j = 0; j < o->remote; j++)
+        ig_err_keep(&rc, post_receive(o, j, MPI_ANY_TAG, &reqs[j]));
+    for (int k = 0; k < o->remote; k++) {
+        int j = peer_of(o, k);
+        MPI_Request *req = &reqs[o->remote + j];
+        if (o->self.small)
+            ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
+        else
+            ig_err_keep(&rc, PMPI_Isend(NULL, 0, MPI_BYTE, j, tag, o->comm, req));
+    }
+    /* Each operation's own error is in its status; a truncated receive is
+     * no failure of the round (the pair is simply not done). */
+    wait_statuses(2 * o->remote, reqs, stats);
+    for (int i = o->remote; i < 2 * o->remote; i++)
+        ig_err_keep(&rc, stats[i].MPI_ERROR);
+    for (int j = 0; j < o->remote; j++) {
+        int bytes = 0, truncated = stats[j].MPI_ERROR == MPI_ERR_TRUNCATE;
+        if (stats[j].MPI_ERROR != MPI_SUCCESS && !truncated)
+            ig_err_keep(&rc, stats[j].MPI_ERROR);
+        PMPI_Get_count(&stats[j], MPI_BYTE, &bytes);
+        o->heard[j] = ig_opening_heard_from(stats[j].MPI_TAG, bytes, truncated);
+        o->done[j] = ig_opening_pair_done(&o->self, &o->heard[j]);
+        o->n_done += o->done[j];
+        o->truncated |= truncated;
+        o->peer_hard |= o->heard[j].hard;
+        o->mismatch |= !o->heard[j].hard && o->heard[j].expect != o->self.send;
+        o->mismatch |= o->heard[j].small && (truncated || o->heard[j].got != o->self.expect);
+    }
+    return rc;
+}
+
+/* With every peer whose pair is not done: whether none of one's own pairs
+ * is done.  Returns whether every process goes on. */
+static int verdicts(opening *o, int *rc)
+{
+    MPI_Request reqs[2 * MAX_REMOTE];
+    int64_t mine = o->n_done == 0, theirs[MAX_REMOTE];
+    int n = 0;
+    for (int j = 0; j < o->remote; j++) {
+        if (o->done[j])
+            continue;
+        theirs[n] = 0;
+        reqs[2 * n] = reqs[2 * n + 1] = MPI_REQUEST_NULL;
+        ig_err_keep(rc, PMPI_Irecv(&theirs[n], 1, MPI_INT64_T, j, IG_OPENING_TAG_VERDICT, o->comm, &reqs[2 * n]));
+        ig_err_keep(rc, PMPI_Isend(&mine, 1, MPI_INT64_T, j, IG_OPENING_TAG_VERDICT, o->comm, &reqs[2 * n + 1]));
+        n++;
+    }
+    ig_err_keep(rc, ig_waitall(2 * n, reqs));
+    return ig_opening_all_go_on(o->n_done, n, theirs);
+}
+
+/* Pair by pair: the blocks round one did not carry (opening_plan.h). */
+static int late_blocks(opening *o)
+{
+    MPI_Request reqs[2 * MAX_REMOTE];
+    MPI_Status stats[2 * MAX_REMOTE];
+    const ig_call *c = o->c;
+    int rc = MPI_SUCCESS, n = 0;
+    for (int j = 0; j < o->remote; j++)
+        if (ig_opening_receives_late(&o->heard[j])) {
+            reqs[n] = MPI_REQUEST_NULL;
+            ig_err_keep(&rc, post_receive(o, j, IG_OPENING_TAG_LATE, &reqs[n++]));
+        }
+    for (int k = 0; k < o->remote && ig_opening_sends_late(&o->self); k++) {
+        reqs[n] = MPI_REQUEST_NULL;
+        ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, peer_of(o, k), IG_OPENING_TAG_LATE, o->comm,
+                                    &reqs[n++]));
+    }
+    wait_statuses(n, reqs, stats);
+    for (int i = 0; i < n; i++) {
+        o->truncated |= stats[i].MPI_ERROR == MPI_ERR_TRUNCATE;
+        if (stats[i].MPI_ERROR != MPI_ERR_TRUNCATE)
+            ig_err_keep(&rc, stats[i].MPI_ERROR);
+    }
+    return rc;
+}
+
+static void count_served(const ig_call *c)
+{
+    ig_stats_served(0);
+    ig_stats_algorithm(IG_ALG_DIRECT);
+    ig_stats_kind(c->send_bytes > 0 && c->expect_bytes > 0 ? IG_KIND_FULL_DUPLEX : IG_KIND_HALF_DUPLEX);
+    if (c->from_fortran)
+        ig_stats_kind(IG_KIND_FORTRAN);
+}
+
+/* An erroneous call ended pair by pair, explained once per process. */
+static void explain(const opening *o)
+{
+    static atomic_int told;
+    if (atomic_exchange(&told, 1))
+        return;
+    ig_log("MPI_Allgather: the groups' sizes disagree (an erroneous program): this process sends %lld bytes and "
+           "expects %lld from each remote process, and some remote process differs; served point to point%s "
+           "(world rank %d)",
+           (long long)o->self.send, (long long)o->self.expect,
+           o->truncated ? "; receives that expect less than is sent fail with MPI_ERR_TRUNCATE" : "",
+           ig_world_rank());
+}
+
+/* The outcome of a call that ended pair by pair. */
+static int pair_by_pair_outcome(const opening *o, int rc)
+{
+    if (o->self.hard)
+        return o->c->hard_error;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (o->truncated)
+        return MPI_ERR_TRUNCATE;
+    /* A peer whose arguments could not be used sent no block. */
+    return o->peer_hard ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
+{
+    opening o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size };
+    int n[2], group = ig_comm_cache_group_sizes(cache, n);
+    PMPI_Comm_rank(c->comm, &o.local_rank);
+    o.self.hard = c->hard_error != MPI_SUCCESS;
+    o.self.send = o.self.hard ? 0 : c->send_bytes;
+    o.self.expect = o.self.hard ? 0 : c->expect_bytes;
+    o.self.small = !o.self.hard && c->local_reason == IG_FALLBACK_NONE &&
+                   ig_decide_opening_sends(group, c->send_bytes, c->expect_bytes, n[0], n[1],
+                                           ig_comm_cache_nodes(cache), s);
+    if (!o.self.hard) {
+        MPI_Aint lb, extent;
+        PMPI_Type_get_extent(c->rtype, &lb, &extent);
+        o.block_extent = extent * (MPI_Aint)c->rcount;
+    }
+    *rc = round_one(&o);
+    if (o.n_done == o.remote) {
+        ig_stats_opening(IG_OPENING_STAT_ENDED);
+        count_served(c);
+        ig_lifecycle_announce(ig_algorithm_info_of(IG_ALG_DIRECT)->name);
+        return IG_OPENING_ENDED;
+    }
+    /* Whether to go on is decided by the verdicts alone, which every
+     * process that asks reads alike; a local error goes on with it (the
+     * agreement and the path after it report their own). */
+    if (verdicts(&o, rc)) {
+        ig_stats_opening(IG_OPENING_STAT_WENT_ON);
+        return IG_OPENING_GO_ON;
+    }
+    ig_err_keep(rc, late_blocks(&o));
+    *rc = pair_by_pair_outcome(&o, *rc);
+    ig_stats_opening(IG_OPENING_STAT_PAIR_BY_PAIR);
+    if (o.mismatch && !o.self.hard && !o.peer_hard) {
+        ig_stats_erroneous();
+        explain(&o);
+    } else if (*rc == MPI_SUCCESS) {
+        count_served(c);
+    }
+    return IG_OPENING_ENDED;
+}

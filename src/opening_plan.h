@@ -1,0 +1,100 @@
+/*
+ * The opening round (pure, no MPI): who does what after it.  The MPI side
+ * is opening.c; unit-tested by simulating every layout of small groups:
+ * tests/unit/check_opening.c.
+ *
+ * Every MPI_Allgather on a communicator where it applies (decide.h:
+ * ig_decide_opening_applies) starts with one message from every process to
+ * every process of the other group, and nothing else: the direct
+ * algorithm's messages.  Each carries the sender's block when the
+ * sender's own sizes are ones the model serves with the direct algorithm
+ * alone ("small": ig_decide_opening_sends), otherwise nothing; its tag
+ * says what the sender expects from each process of the other group, and
+ * whether it sent its block.  A receiver sees the block's size in the
+ * message itself.  So after the one round each end of a pair knows the
+ * same four numbers about the pair (what each sends, what each expects),
+ * and both ends judge the pair alike: *done* when both are small and each
+ * gets exactly what the other expects.
+ *
+ *   - A process whose every pair is done leaves: its data are in place,
+ *     and it waited for nobody of its own group (Iallgather's cost).
+ *   - Any other process exchanges one more small message (the verdict)
+ *     with each peer whose pair is not done -- the same pairs seen from
+ *     both ends -- saying whether none of its own pairs is done.  After
+ *     it, every such process knows whether *no* pair of the whole call is
+ *     done (its own pairs, and through the verdicts every pair of its
+ *     peers, which is every pair): then nobody left, and all go on to the
+ *     agreement and the decision (agree.h), as without the opening.
+ *     Otherwise some processes may have left, and the rest finish the
+ *     direct algorithm pair by pair: every process that did not send its
+ *     block in the opening sends it now to every peer, which receives it.
+ *
+ * Why this never strands a process: every message of the opening has a
+ * receiver that posts it (round one: all pairs; the verdict: pairs both
+ * ends judge not done; the late blocks: the receiver reads from the tag
+ * that none came), and the choice between "go on together" and "finish
+ * pair by pair" is the same for every process that makes it
+ * (check_opening.c proves both by enumeration).  A correct call with
+ * small sizes ends after the first round on every process; one with
+ * larger sizes has no done pair and goes on together.  Only erroneous
+ * calls, and calls where some process's arguments cannot be sent point to
+ * point at all ("hard": MPI_IN_PLACE, negative counts, unusable types),
+ * end pair by pair; there receivers report MPI_ERR_TRUNCATE where a block
+ * exceeds what they expect, as the MPI library does.
+ */
+#ifndef IG_OPENING_PLAN_H
+#define IG_OPENING_PLAN_H
+
+#include <stdint.h>
+
+/* Tags of the opening's messages on the communicator's private copy of
+ * the inter-communicator (comm_cache.h).  Round-one tags are
+ * IG_OPENING_TAG_FIRST and above; the two later messages have their own. */
+enum { IG_OPENING_TAG_VERDICT = 1, IG_OPENING_TAG_LATE = 2, IG_OPENING_TAG_FIRST = 16 };
+
+/* The largest block size a tag names exactly; a small process sends and
+ * expects less (so every size in a done pair is exact).  The tags then
+ * stay below 2^28 + 16, within any Open MPI's MPI_TAG_UB. */
+#define IG_OPENING_MAX_BYTES ((int64_t)((1 << 26) - 1))
+#define IG_OPENING_TAG_CEILING (IG_OPENING_TAG_FIRST + (1 << 28))
+
+/* What a process brings to the opening. */
+typedef struct {
+    int64_t send;   /* bytes of its block */
+    int64_t expect; /* bytes it expects from each process of the other group */
+    int small;      /* its own sizes are served by the direct algorithm alone: it sends its block now */
+    int hard;       /* its arguments cannot be used point to point: it sends and receives nothing */
+} ig_opening_self;
+
+/* What it learned from one peer in round one. */
+typedef struct {
+    int64_t expect; /* what the peer expects from this process's group (exact when small) */
+    int small, hard;
+    int64_t got;    /* bytes of the peer's block received (when small) */
+    int truncated;  /* the peer's block exceeded what this process expects */
+} ig_opening_heard;
+
+int ig_opening_tag(const ig_opening_self *self);
+ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated);
+
+/* Whether the pair is done after round one; both ends answer alike. */
+int ig_opening_pair_done(const ig_opening_self *self, const ig_opening_heard *peer);
+
+/* After the verdicts: whether every process goes on to the agreement
+ * (none of this process's pairs is done, and every peer said the same of
+ * its own); otherwise the call ends pair by pair. */
+int ig_opening_all_go_on(int own_pairs_done, int n_peers, const int64_t *peer_verdicts);
+
+/* Pair by pair: whether a process sends its block after the verdicts (it
+ * did not in round one and can), and whether it receives one from a peer. */
+static inline int ig_opening_sends_late(const ig_opening_self *self)
+{
+    return !self->small && !self->hard;
+}
+
+static inline int ig_opening_receives_late(const ig_opening_heard *peer)
+{
+    return !peer->small && !peer->hard;
+}
+
+#endif
