@@ -297,6 +297,21 @@ ig_step ig_decide_one_exchange(const ig_shape *sh, const ig_settings *s)
  * the direct algorithm both ways at once, two half-duplex passes (the only
  * way for the ring, which runs its schedule once per direction) and the MPI
  * library.  A forced algorithm runs where it can. */
+/* Where the direct algorithm both ways at once is weighed (decide_full):
+ * within a node, and between nodes for blocks of at most
+ * IG_DIRECT_FULL_NET_MAX_BYTES.  At 4 and 16 KiB on the emulated cluster
+ * forced direct was level with fc and the one exchange (within 10 %, at
+ * 4+4, 8+8, 4+12 and 12+4, docs/data/cluster-full-direct-s9.csv) while
+ * still paying the agreement, which the opening round (opening_plan.h)
+ * saves a direct call alone; from 64 KiB the one exchange was faster. */
+#define IG_DIRECT_FULL_NET_MAX_BYTES 16384
+int ig_decide_direct_full_weighed(const ig_shape *sh)
+{
+    return sh->nodes <= 1 ||
+           (sh->max_block[0] <= IG_DIRECT_FULL_NET_MAX_BYTES && sh->max_block[1] <= IG_DIRECT_FULL_NET_MAX_BYTES);
+}
+
+
 static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *c, double native)
 {
     const ig_cost_params *m = model_of(sh, s);
@@ -312,7 +327,7 @@ static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s
      * to 7x faster than the one exchange at 2+2 and 4+4 on the 2-core
      * machine (docs/performance.md).  Forced, it runs anywhere. */
     double one = ig_cost_fd(sh->n[0], k0, sh->n[1], k1, m),
-           direct = sh->nodes <= 1 ? ig_cost_direct_full(sh->n[0], k0, sh->n[1], k1, m) : HUGE_VAL;
+           direct = ig_decide_direct_full_weighed(sh) ? ig_cost_direct_full(sh->n[0], k0, sh->n[1], k1, m) : HUGE_VAL;
     int two_passes = first.algorithm == IG_ALG_RING || (s->algorithm != IG_ALGORITHM_AUTO &&
                                                         s->algorithm != IG_ALG_FULL_DUPLEX &&
                                                         s->algorithm != IG_ALG_DIRECT);

@@ -48,6 +48,11 @@ int ig_decide_uses_model(const ig_settings *s);
  * this shape. */
 void ig_decide(const ig_shape *shape, int allgatherv, const ig_settings *s, ig_choice *choice);
 
+/* Whether the model weighs the direct algorithm both ways at once for
+ * this full-duplex shape (within a node always, between nodes for small
+ * blocks: decide.c says why). */
+int ig_decide_direct_full_weighed(const ig_shape *shape);
+
 /* The full-duplex algorithm's step for this shape (both groups send). */
 ig_step ig_decide_one_exchange(const ig_shape *shape, const ig_settings *s);
 

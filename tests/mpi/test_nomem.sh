@@ -90,14 +90,26 @@ fi
 # fails).  A process of each group under the default decision: it cannot
 # build its receive type before the agreement, says so there, and every
 # process hands the calls to the MPI library together, so every call
-# succeeds (no-memory counts them).  The join plan's extra sender cannot
-# build its block type: its gather group fails together (calls in error).
+# succeeds (no-memory counts them); that is the path without the opening
+# round (src/opening_plan.h), which builds no type: with it, the same small
+# calls all end there, served, and none fails (ERRORS "opening").  The join
+# plan's extra sender cannot build its block type: its gather group fails
+# together (calls in error).
 # NP LEFT COUNT KINDS SETTINGS RANK ERRORS (whether calls fail).
 calls_in_error() { sed -n 's/^calls-in-error=\([0-9]*\)$/\1/p' "$IG_OUT"; }
-for case in "5 2 101 hrfv - 0 no" "5 2 101 hrfv - 2 no" \
-            "5 3 2001 h INTERGATHER_ALGORITHM=fc,INTERGATHER_MANY_SENDERS=join 2 yes"; do
+opening_cases=""
+[ "$IG_LAUNCHER_KIND" != openmpi ] || opening_cases="5 2 101 h - 0 opening"
+for case in "5 2 101 hrfv INTERGATHER_OPENING=off 0 no" "5 2 101 hrfv INTERGATHER_OPENING=off 2 no" \
+            "5 3 2001 h INTERGATHER_ALGORITHM=fc,INTERGATHER_MANY_SENDERS=join 2 yes" ${opening_cases:+"$opening_cases"}; do
     read -r np left count kinds setting rank errors <<<"$case"
     launch "$np" "$left" "$count" "$kinds" "$setting" IG_TEST_FAIL_TYPE_RANK="$rank" INTERGATHER_VERBOSE=1
+    if [ "$errors" = opening ]; then
+        [ "$(calls_in_error)" = 0 ] || { echo "calls failed ($case)" >&2; cat "$IG_OUT" >&2; exit 1; }
+        grep -q "summary (world rank $rank):.* ended=[1-9]" "$IG_OUT" ||
+            { echo "no call ended in the opening round ($case)" >&2; cat "$IG_OUT" >&2; exit 1; }
+        echo "ok types fail in world rank $rank, served in the opening round: $case"
+        continue
+    fi
     grep -q "^fail_malloc: PMPI_Type_contiguous([0-9]*) failed in world rank $rank\$" "$IG_OUT" ||
         { echo "no datatype failed to build in world rank $rank ($case)" >&2; exit 1; }
     if [ "$errors" = no ]; then

@@ -324,9 +324,11 @@ static void want_full(const ig_shape *sh, int allgatherv, const ig_settings *s, 
     }
     if (s->algorithm == IG_ALGORITHM_AUTO && !want_ring(s)) {
         double one = ig_cost_fd(sh->n[0], k0, sh->n[1], k1, m);
-        /* direct both ways is a candidate under auto within a node only
-         * (measured slower than the one exchange between nodes; src/decide.c). */
-        double direct = sh->nodes <= 1 ? ig_cost_direct_full(sh->n[0], k0, sh->n[1], k1, m) : HUGE_VAL;
+        /* direct both ways is a candidate under auto within a node, and
+         * between nodes for blocks up to 16 KiB (measured slower than the
+         * one exchange from 64 KiB; src/decide.c). */
+        int weighed = sh->nodes <= 1 || (sh->max_block[0] <= 16384 && sh->max_block[1] <= 16384);
+        double direct = weighed ? ig_cost_direct_full(sh->n[0], k0, sh->n[1], k1, m) : HUGE_VAL;
         double two = c0 + c1;
         double native = ig_cost_root_gathering_full(sh->n[0], k0, sh->n[1], k1, m);
         if (native < one && native < direct && native < two)

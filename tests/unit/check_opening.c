@@ -1,0 +1,232 @@
+/*
+ * The opening round (src/opening_plan.h), simulated without MPI for every
+ * layout of small groups: each process's sizes, whether it is small, and
+ * whether its arguments are unusable, chosen freely (so also in every
+ * erroneous way).  The round is safe when:
+ *   - both ends of a pair judge it alike (done or not), so the verdicts
+ *     and the late blocks each have exactly one sender and one receiver;
+ *   - every process that does not leave after round one makes the same
+ *     choice (go on to the agreement, or finish pair by pair), and when it
+ *     is "go on" nobody left (the agreement needs everyone);
+ *   - pair by pair, every block between usable processes is delivered
+ *     exactly once, whole where it fits, flagged truncated where not;
+ *   - a correct call ends after round one everywhere (small sizes) or goes
+ *     on everywhere.
+ * And the decision's "small" answers alike from both groups in a correct
+ * call, and only where the agreed decision is the direct algorithm.
+ */
+#include "check_runner.h"
+
+#include "decide.h"
+#include "opening_plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAXP 6
+#define BIG (IG_OPENING_MAX_BYTES + 5)
+
+typedef struct {
+    int n[2], np;
+    ig_opening_self self[MAXP];
+} layout;
+
+static int group_of(const layout *l, int i) { return i < l->n[0] ? 0 : 1; }
+
+static ig_opening_heard heard_by(const layout *l, int receiver, int sender)
+{
+    const ig_opening_self *s = &l->self[sender], *r = &l->self[receiver];
+    int64_t bytes = s->small ? s->send : 0, room = r->hard ? 0 : r->expect;
+    int truncated = bytes > room;
+    return ig_opening_heard_from(ig_opening_tag(s), truncated ? room : bytes, truncated);
+}
+
+enum { ENDED, GO_ON, PAIR_BY_PAIR };
+
+/* One simulated call; fails the test on any broken property. */
+static void simulate(const layout *l)
+{
+    int done[MAXP][MAXP] = { { 0 } }, n_done[MAXP] = { 0 }, peers[MAXP] = { 0 }, state[MAXP];
+    ig_opening_heard heard[MAXP][MAXP];
+    for (int x = 0; x < l->np; x++)
+        for (int y = 0; y < l->np; y++) {
+            if (group_of(l, x) == group_of(l, y))
+                continue;
+            heard[x][y] = heard_by(l, x, y);
+            done[x][y] = ig_opening_pair_done(&l->self[x], &heard[x][y]);
+            n_done[x] += done[x][y];
+            peers[x]++;
+        }
+    for (int x = 0; x < l->np; x++)
+        for (int y = 0; y < l->np; y++)
+            REQUIRE(done[x][y] == done[y][x], "pair %d-%d judged differently", x, y);
+    /* The verdicts, between undone pairs. */
+    int went_on = -1;
+    for (int x = 0; x < l->np; x++) {
+        if (n_done[x] == peers[x]) {
+            state[x] = ENDED;
+            continue;
+        }
+        int64_t verdicts[MAXP];
+        int n = 0;
+        for (int y = 0; y < l->np; y++)
+            if (group_of(l, x) != group_of(l, y) && !done[x][y])
+                verdicts[n++] = n_done[y] == 0;
+        int go = ig_opening_all_go_on(n_done[x], n, verdicts);
+        REQUIRE(went_on < 0 || went_on == go, "process %d chooses differently", x);
+        went_on = go;
+        state[x] = go ? GO_ON : PAIR_BY_PAIR;
+    }
+    for (int x = 0; x < l->np && went_on == 1; x++)
+        REQUIRE(state[x] == GO_ON, "process %d left while the others go on to the agreement", x);
+    /* Pair by pair: late blocks matched, every usable block delivered once. */
+    for (int x = 0; x < l->np; x++)
+        for (int y = 0; y < l->np; y++) {
+            if (group_of(l, x) == group_of(l, y))
+                continue;
+            const ig_opening_self *s = &l->self[x], *r = &l->self[y];
+            int sends = state[x] == PAIR_BY_PAIR && ig_opening_sends_late(s);
+            int receives = state[y] == PAIR_BY_PAIR && ig_opening_receives_late(&heard[y][x]);
+            REQUIRE(sends == receives, "late block %d -> %d: sent %d, received %d", x, y, sends, receives);
+            REQUIRE(!sends || state[y] == PAIR_BY_PAIR, "late block %d -> %d to a process that left", x, y);
+            if (state[y] == GO_ON || s->hard || r->hard)
+                continue;
+            int in_round_one = s->small, late = sends;
+            REQUIRE(in_round_one + late == 1, "block %d -> %d delivered %d times", x, y, in_round_one + late);
+            if (state[y] == ENDED)
+                REQUIRE(s->send == r->expect, "process %d left with a block of the wrong size", y);
+        }
+    /* A correct call: one outcome for all. */
+    int correct = 1;
+    for (int x = 0; x < l->np; x++)
+        for (int y = 0; y < l->np; y++)
+            if (group_of(l, x) != group_of(l, y)) {
+                const ig_opening_self *a = &l->self[x], *b = &l->self[y];
+                correct &= !a->hard && !b->hard && a->send == b->expect && a->small == b->small;
+            }
+    for (int x = 1; x < l->np && correct; x++)
+        REQUIRE(state[x] == state[0] && state[0] != PAIR_BY_PAIR, "a correct call split (%d, %d)", state[0],
+                state[x]);
+}
+
+/* Views a process may bring: sizes 0, 8, 16, beyond the tag's cap; small
+ * or not where it may be; or unusable arguments. */
+static int view_count(void) { return 4 * 4 * 2 + 1; }
+
+static ig_opening_self view(int v)
+{
+    static const int64_t sizes[4] = { 0, 8, 16, BIG };
+    if (v == 4 * 4 * 2)
+        return (ig_opening_self){ .hard = 1 };
+    ig_opening_self s = { .send = sizes[v % 4], .expect = sizes[(v / 4) % 4], .small = v / 16 };
+    if (s.send >= IG_OPENING_MAX_BYTES || s.expect >= IG_OPENING_MAX_BYTES)
+        s.small = 0; /* never small beyond the cap (ig_decide_opening_sends) */
+    return s;
+}
+
+static void enumerate(int n0, int n1)
+{
+    layout l = { .n = { n0, n1 }, .np = n0 + n1 };
+    long total = 1;
+    for (int i = 0; i < l.np; i++)
+        total *= view_count();
+    for (long k = 0; k < total; k++) {
+        long rest = k;
+        for (int i = 0; i < l.np; i++, rest /= view_count())
+            l.self[i] = view((int)(rest % view_count()));
+        simulate(&l);
+    }
+}
+
+START_TEST(every_layout_up_to_four_processes)
+{
+    for (int n0 = 1; n0 <= 3; n0++)
+        for (int n1 = 1; n0 + n1 <= 4; n1++)
+            enumerate(n0, n1);
+}
+END_TEST
+
+START_TEST(random_layouts_of_six)
+{
+    srand(12345);
+    for (int k = 0; k < 300000; k++) {
+        layout l = { .n = { 1 + rand() % 5, 0 } };
+        l.n[1] = 6 - l.n[0];
+        l.np = 6;
+        for (int i = 0; i < l.np; i++)
+            l.self[i] = view(rand() % view_count());
+        simulate(&l);
+    }
+}
+END_TEST
+
+START_TEST(tags_carry_what_a_pair_compares)
+{
+    int64_t expects[] = { 0, 1, 4096, IG_OPENING_MAX_BYTES - 1 };
+    for (int e = 0; e < 4; e++)
+        for (int small = 0; small < 2; small++) {
+            ig_opening_self s = { .send = 3, .expect = expects[e], .small = small };
+            int tag = ig_opening_tag(&s);
+            REQUIRE(tag >= IG_OPENING_TAG_FIRST && tag < IG_OPENING_TAG_CEILING, "tag %d out of range", tag);
+            ig_opening_heard h = ig_opening_heard_from(tag, 3, 0);
+            REQUIRE(h.expect == expects[e] && h.small == small && !h.hard, "tag %d decoded wrongly", tag);
+        }
+    ig_opening_self hard = { .hard = 1 }, huge = { .expect = BIG };
+    REQUIRE(ig_opening_heard_from(ig_opening_tag(&hard), 0, 0).hard, "hard lost");
+    REQUIRE(ig_opening_tag(&huge) < IG_OPENING_TAG_CEILING, "a huge expectation leaves the tag range");
+}
+END_TEST
+
+/* ig_decide_opening_sends: the same answer from both groups of a correct
+ * call, and "small" only where the agreed shape is served by direct alone. */
+START_TEST(small_is_joint_and_direct)
+{
+    ig_settings s;
+    ig_settings_defaults(&s);
+    const int64_t sizes[] = { 0, 1, 1024, 4096, 16384, 65536, 262144, 1 << 20, 4 << 20, 64 << 20 };
+    const int n = (int)(sizeof sizes / sizeof sizes[0]);
+    int smalls = 0;
+    for (int nodes = 1; nodes <= 2; nodes++)
+        for (int n0 = 1; n0 <= 16; n0 += 3)
+            for (int n1 = 1; n1 <= 16; n1 += 5)
+                for (int a = 0; a < n; a++)
+                    for (int b = 0; b < n; b++) {
+                        int low = ig_decide_opening_sends(0, sizes[a], sizes[b], n0, n1, nodes, &s);
+                        int high = ig_decide_opening_sends(1, sizes[b], sizes[a], n0, n1, nodes, &s);
+                        REQUIRE(low == high, "groups disagree at %d+%d %lld/%lld", n0, n1, (long long)sizes[a],
+                                (long long)sizes[b]);
+                        if (!low)
+                            continue;
+                        smalls++;
+                        ig_shape sh;
+                        ig_choice ch;
+                        ig_shape_guess_uniform(0, sizes[a], sizes[b], 1, 1, n0, n1, nodes, &sh);
+                        ig_decide(&sh, 0, &s, &ch);
+                        REQUIRE(ch.kind == IG_DECISION_SERVE && ch.nsteps == 1 &&
+                                    ch.steps[0].algorithm == IG_ALG_DIRECT,
+                                "small at %d+%d but the agreed choice is not direct", n0, n1);
+                    }
+    REQUIRE(smalls > 0, "nothing is ever small");
+    s.opening = 0;
+    REQUIRE(!ig_decide_opening_applies(&s, 2, 2, 1), "applies while off");
+    s.opening = 1;
+    REQUIRE(ig_decide_opening_applies(&s, 2, 2, 1), "does not apply by default");
+    REQUIRE(!ig_decide_opening_applies(&s, 2, 2, 0), "applies where a truncated receive aborts");
+    REQUIRE(!ig_decide_opening_applies(&s, 20, 13, 1), "applies beyond its room");
+    s.topology = IG_TOPOLOGY_RING;
+    REQUIRE(!ig_decide_opening_applies(&s, 2, 2, 1), "applies where direct cannot be chosen");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *suite = suite_create("opening");
+    TCase *tc = tcase_create("opening");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, every_layout_up_to_four_processes);
+    tcase_add_test(tc, random_layouts_of_six);
+    tcase_add_test(tc, tags_carry_what_a_pair_compares);
+    tcase_add_test(tc, small_is_joint_and_direct);
+    suite_add_tcase(suite, tc);
+    return ig_run_suite(suite);
+}
