@@ -98,12 +98,12 @@ static int round_one(opening *o)
     return rc;
 }
 
-/* With every peer whose pair is not done: whether none of one's own pairs
- * is done.  Returns whether every process goes on. */
+/* With every peer whose pair is not done: whether one would go on
+ * (ig_opening_verdict).  Returns whether every process goes on. */
 static int verdicts(opening *o, int *rc)
 {
     MPI_Request reqs[2 * MAX_REMOTE];
-    int64_t mine = o->n_done == 0, theirs[MAX_REMOTE];
+    int64_t mine = ig_opening_verdict(&o->self, o->n_done, o->remote, o->heard), theirs[MAX_REMOTE];
     int n = 0;
     for (int j = 0; j < o->remote; j++) {
         if (o->done[j])
@@ -115,7 +115,7 @@ static int verdicts(opening *o, int *rc)
         n++;
     }
     ig_err_keep(rc, ig_waitall(2 * n, reqs));
-    return ig_opening_all_go_on(o->n_done, n, theirs);
+    return ig_opening_all_go_on((int)mine, n, theirs);
 }
 
 /* Pair by pair: the blocks round one did not carry (opening_plan.h). */

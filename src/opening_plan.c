@@ -26,9 +26,19 @@ int ig_opening_pair_done(const ig_opening_self *self, const ig_opening_heard *pe
            peer->expect == self->send;
 }
 
-int ig_opening_all_go_on(int own_pairs_done, int n_peers, const int64_t *peer_verdicts)
+int ig_opening_verdict(const ig_opening_self *self, int own_pairs_done, int n_peers, const ig_opening_heard *peers)
 {
     if (own_pairs_done > 0)
+        return 0;
+    for (int i = 0; i < n_peers; i++)
+        if (peers[i].hard != self->hard)
+            return 0;
+    return 1;
+}
+
+int ig_opening_all_go_on(int own_verdict, int n_peers, const int64_t *peer_verdicts)
+{
+    if (!own_verdict)
         return 0;
     for (int i = 0; i < n_peers; i++)
         if (!peer_verdicts[i])

@@ -20,8 +20,9 @@
  *     and it waited for nobody of its own group (Iallgather's cost).
  *   - Any other process exchanges one more small message (the verdict)
  *     with each peer whose pair is not done -- the same pairs seen from
- *     both ends -- saying whether none of its own pairs is done.  After
- *     it, every such process knows whether *no* pair of the whole call is
+ *     both ends -- saying whether none of its own pairs is done (and
+ *     whether it and its peers are alike in "hard", below).  After it,
+ *     every such process knows whether *no* pair of the whole call is
  *     done (its own pairs, and through the verdicts every pair of its
  *     peers, which is every pair): then nobody left, and all go on to the
  *     agreement and the decision (agree.h), as without the opening.
@@ -80,10 +81,19 @@ ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated);
 /* Whether the pair is done after round one; both ends answer alike. */
 int ig_opening_pair_done(const ig_opening_self *self, const ig_opening_heard *peer);
 
-/* After the verdicts: whether every process goes on to the agreement
- * (none of this process's pairs is done, and every peer said the same of
- * its own); otherwise the call ends pair by pair. */
-int ig_opening_all_go_on(int own_pairs_done, int n_peers, const int64_t *peer_verdicts);
+/* A process's verdict, sent to every peer whose pair is not done: whether
+ * it would go on -- none of its pairs is done, and it and its peers are
+ * alike in whether their arguments are usable (all or none "hard": a call
+ * in which every process's arguments are unusable goes on, to the MPI
+ * library, which reports them as it does without intergather; one in
+ * which only some are would leave the others waiting there). */
+int ig_opening_verdict(const ig_opening_self *self, int own_pairs_done, int n_peers, const ig_opening_heard *peers);
+
+/* After the verdicts: whether every process goes on to the agreement (its
+ * own verdict and every peer's say so; then no pair of the whole call is
+ * done and every process is alike in hardness); otherwise the call ends
+ * pair by pair. */
+int ig_opening_all_go_on(int own_verdict, int n_peers, const int64_t *peer_verdicts);
 
 /* Pair by pair: whether a process sends its block after the verdicts (it
  * did not in round one and can), and whether it receives one from a peer. */

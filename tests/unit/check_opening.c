@@ -43,6 +43,17 @@ static ig_opening_heard heard_by(const layout *l, int receiver, int sender)
 
 enum { ENDED, GO_ON, PAIR_BY_PAIR };
 
+/* Process x's verdict from what it heard (its peers, in rank order). */
+static int verdict_of(const layout *l, int x, int n_done, const ig_opening_heard *heard_by_x)
+{
+    ig_opening_heard peers[MAXP];
+    int n = 0;
+    for (int y = 0; y < l->np; y++)
+        if (group_of(l, x) != group_of(l, y))
+            peers[n++] = heard_by_x[y];
+    return ig_opening_verdict(&l->self[x], n_done, n, peers);
+}
+
 /* One simulated call; fails the test on any broken property. */
 static void simulate(const layout *l)
 {
@@ -71,14 +82,16 @@ static void simulate(const layout *l)
         int n = 0;
         for (int y = 0; y < l->np; y++)
             if (group_of(l, x) != group_of(l, y) && !done[x][y])
-                verdicts[n++] = n_done[y] == 0;
-        int go = ig_opening_all_go_on(n_done[x], n, verdicts);
+                verdicts[n++] = verdict_of(l, y, n_done[y], heard[y]);
+        int go = ig_opening_all_go_on(verdict_of(l, x, n_done[x], heard[x]), n, verdicts);
         REQUIRE(went_on < 0 || went_on == go, "process %d chooses differently", x);
         went_on = go;
         state[x] = go ? GO_ON : PAIR_BY_PAIR;
     }
-    for (int x = 0; x < l->np && went_on == 1; x++)
+    for (int x = 0; x < l->np && went_on == 1; x++) {
         REQUIRE(state[x] == GO_ON, "process %d left while the others go on to the agreement", x);
+        REQUIRE(l->self[x].hard == l->self[0].hard, "going on with processes of unlike hardness");
+    }
     /* Pair by pair: late blocks matched, every usable block delivered once. */
     for (int x = 0; x < l->np; x++)
         for (int y = 0; y < l->np; y++) {

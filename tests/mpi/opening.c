@@ -1,0 +1,228 @@
+/*
+ * The opening round (src/opening_plan.h): calls that end after its first
+ * round, calls finished pair by pair, calls that go on to the agreement,
+ * each followed by a plain call whose every byte is checked, so that a
+ * message left in flight by the scenario would show there.
+ *
+ * usage: opening LEFT [hard]
+ * Both groups send N ints per process (full duplex) unless said otherwise;
+ * MPI_ERRORS_RETURN on the inter-communicator.
+ *   mixed-types  left rank 0 sends its N ints as one contiguous type, the
+ *                others as N MPI_INT (a correct call): every process succeeds
+ *   short-one    left rank 0 sends N/2 ints where N are expected
+ *                (erroneous, nothing truncated): every process succeeds,
+ *                the other senders' blocks arrive whole
+ *   long-one     left rank 0 sends 2N ints where N are expected: the right
+ *                group reports MPI_ERR_TRUNCATE, the left group succeeds
+ *   expect-less  the right group expects N/2 from each sender (every pair
+ *                truncates: no pair is done, all go on to the agreement)
+ *   large        the left group sends LARGE ints to the right group (half
+ *                duplex; where the model does not choose the direct
+ *                algorithm alone, the call goes on to the agreement)
+ * With "hard" (where the opening round applies: the MPI library would
+ * leave the other processes waiting on such calls):
+ *   hard-count   left rank 0 passes a send count of -1: it reports
+ *                MPI_ERR_COUNT, the right group (missing its block) an
+ *                error, the other left processes succeed
+ *   hard-type    right rank 0 receives with a type it never committed: it
+ *                reports MPI_ERR_TYPE, the left group an error, the other
+ *                right processes succeed
+ */
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N 256
+#define LARGE 65536
+
+typedef struct {
+    MPI_Comm inter;
+    int is_left, lrank, rank, nremote;
+    int *sbuf, *rbuf; /* sbuf: LARGE ints; rbuf: nremote blocks of LARGE */
+} ctx;
+
+static int value(int is_left, int sender, int i)
+{
+    return (is_left ? 1 : -1) * (sender * 100003 + i * 7 + 1);
+}
+
+static void fill(ctx *c, int count)
+{
+    for (int i = 0; i < count; i++)
+        c->sbuf[i] = value(c->is_left, c->lrank, i);
+    memset(c->rbuf, 0xee, sizeof(int) * LARGE * (size_t)c->nremote);
+}
+
+/* The remote blocks this process holds: `count` ints of each sender at
+ * `stride` spacing, except sender `skip` (-1: none). */
+static void check(const ctx *c, const char *what, int count, int stride, int skip)
+{
+    for (int s = 0; s < c->nremote; s++) {
+        if (s == skip)
+            continue;
+        for (int i = 0; i < count; i++) {
+            int got = c->rbuf[(size_t)s * stride + i], want = value(!c->is_left, s, i);
+            if (got != want)
+                TEST_FAIL("%s: rank %d, block of remote %d, int %d: %d, expected %d", what, c->rank, s, i, got, want);
+        }
+    }
+}
+
+static int class_of(int rc)
+{
+    int cls = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    return cls;
+}
+
+static void expect_class(int rc, int want, const ctx *c, const char *what)
+{
+    if (class_of(rc) != want)
+        TEST_FAIL("%s: rank %d: error class %d, expected %d", what, c->rank, class_of(rc), want);
+}
+
+static void expect_error(int rc, const ctx *c, const char *what)
+{
+    if (rc == MPI_SUCCESS)
+        TEST_FAIL("%s: rank %d: succeeded, expected an error", what, c->rank);
+}
+
+static void plain(ctx *c, const char *after)
+{
+    char what[64];
+    snprintf(what, sizeof what, "plain call after %s", after);
+    fill(c, N);
+    expect_class(MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter), MPI_SUCCESS, c, what);
+    check(c, what, N, N, -1);
+}
+
+static int left0(const ctx *c) { return c->is_left && c->lrank == 0; }
+static int right0(const ctx *c) { return !c->is_left && c->lrank == 0; }
+
+static void mixed_types(ctx *c)
+{
+    MPI_Datatype block;
+    MPI_Type_contiguous(N, MPI_INT, &block);
+    MPI_Type_commit(&block);
+    fill(c, N);
+    int rc = left0(c) ? MPI_Allgather(c->sbuf, 1, block, c->rbuf, N, MPI_INT, c->inter)
+                      : MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
+    expect_class(rc, MPI_SUCCESS, c, "mixed-types");
+    check(c, "mixed-types", N, N, -1);
+    MPI_Type_free(&block);
+}
+
+static void short_one(ctx *c)
+{
+    fill(c, N);
+    int rc = MPI_Allgather(c->sbuf, left0(c) ? N / 2 : N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
+    expect_class(rc, MPI_SUCCESS, c, "short-one");
+    check(c, "short-one", N, N, c->is_left ? -1 : 0);
+    if (!c->is_left)
+        check(c, "short-one (left rank 0's half block)", N / 2, N, -1);
+}
+
+static void long_one(ctx *c)
+{
+    fill(c, 2 * N);
+    int rc = MPI_Allgather(c->sbuf, left0(c) ? 2 * N : N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
+    expect_class(rc, c->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE, c, "long-one");
+    check(c, "long-one", N, N, c->is_left ? -1 : 0);
+}
+
+static void expect_less(ctx *c)
+{
+    fill(c, N);
+    int rc = MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, c->is_left ? N : N / 2, MPI_INT, c->inter);
+    expect_class(rc, c->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE, c, "expect-less");
+    if (c->is_left)
+        check(c, "expect-less", N, N, -1);
+}
+
+static void large(ctx *c)
+{
+    fill(c, LARGE);
+    int rc = MPI_Allgather(c->sbuf, c->is_left ? LARGE : 0, MPI_INT, c->rbuf, c->is_left ? 0 : LARGE, MPI_INT,
+                           c->inter);
+    expect_class(rc, MPI_SUCCESS, c, "large");
+    if (!c->is_left)
+        check(c, "large", LARGE, LARGE, -1);
+}
+
+static void hard_count(ctx *c)
+{
+    fill(c, N);
+    int rc = MPI_Allgather(c->sbuf, left0(c) ? -1 : N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
+    if (left0(c))
+        expect_class(rc, MPI_ERR_COUNT, c, "hard-count");
+    else if (c->is_left)
+        expect_class(rc, MPI_SUCCESS, c, "hard-count");
+    else
+        expect_error(rc, c, "hard-count");
+    if (!left0(c))
+        check(c, "hard-count", N, N, c->is_left ? -1 : 0);
+}
+
+static void hard_type(ctx *c)
+{
+    MPI_Datatype never_committed;
+    MPI_Type_contiguous(1, MPI_INT, &never_committed);
+    fill(c, N);
+    int rc = right0(c) ? MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, never_committed, c->inter)
+                       : MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
+    if (right0(c))
+        expect_class(rc, MPI_ERR_TYPE, c, "hard-type");
+    else if (!c->is_left)
+        expect_class(rc, MPI_SUCCESS, c, "hard-type");
+    else
+        expect_error(rc, c, "hard-type");
+    if (!right0(c))
+        check(c, "hard-type", N, N, c->is_left ? 0 : -1);
+    MPI_Type_free(&never_committed);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    ctx c;
+    int left = argc > 1 ? atoi(argv[1]) : 2, hard = argc > 2 && strcmp(argv[2], "hard") == 0;
+    c.inter = test_intercomm(left, &c.is_left);
+    MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+    MPI_Comm_rank(c.inter, &c.lrank);
+    MPI_Comm_remote_size(c.inter, &c.nremote);
+    MPI_Comm_set_errhandler(c.inter, MPI_ERRORS_RETURN);
+    c.sbuf = malloc(sizeof(int) * LARGE);
+    c.rbuf = malloc(sizeof(int) * LARGE * (size_t)c.nremote);
+    if (c.sbuf == NULL || c.rbuf == NULL)
+        TEST_FAIL("out of memory");
+
+    plain(&c, "nothing");
+    mixed_types(&c);
+    plain(&c, "mixed-types");
+    short_one(&c);
+    plain(&c, "short-one");
+    long_one(&c);
+    plain(&c, "long-one");
+    expect_less(&c);
+    plain(&c, "expect-less");
+    large(&c);
+    plain(&c, "large");
+    if (hard) {
+        hard_count(&c);
+        plain(&c, "hard-count");
+        hard_type(&c);
+        plain(&c, "hard-type");
+    }
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (c.rank == 0)
+        printf("PASS opening\n");
+    free(c.sbuf);
+    free(c.rbuf);
+    MPI_Comm_free(&c.inter);
+    MPI_Finalize();
+    return 0;
+}
