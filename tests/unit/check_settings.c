@@ -280,6 +280,7 @@ START_TEST(load_defaults_when_unset)
     ck_assert_int_eq(s.ring_schedule, IG_RING_OPTIMAL);
     ck_assert_int_eq(s.group_stage, IG_GROUP_STAGE_AUTO);
     ck_assert_int_eq(s.many_senders, IG_MANY_SENDERS_SPREAD);
+    ck_assert_int_eq(s.opening, 1);
     ck_assert_int_eq(s.algorithm, IG_ALGORITHM_AUTO);
     ck_assert(same_model(&s.net_model, &ig_cost_default));
     ck_assert(same_model(&s.shm_model, &ig_cost_shared_memory));
@@ -405,6 +406,21 @@ START_TEST(fingerprint_tracks_algorithm_choice_only)
     b = a;
     b.many_senders = IG_MANY_SENDERS_JOIN;
     ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
+    b = a;
+    b.opening = 0;
+    ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
+}
+END_TEST
+
+START_TEST(opening_words)
+{
+    int on = 1;
+    ck_assert_int_eq(ig_parse_on_off("off", &on), 0);
+    ck_assert_int_eq(on, 0);
+    ck_assert_int_eq(ig_parse_on_off("1", &on), 0);
+    ck_assert_int_eq(on, 1);
+    ck_assert_int_eq(ig_parse_on_off("maybe", &on), -1);
+    ck_assert_int_eq(on, 1);
 }
 END_TEST
 
@@ -475,6 +491,7 @@ int main(void)
     tcase_add_test(tc, ring_schedule_words);
     tcase_add_test(tc, group_stage_words);
     tcase_add_test(tc, many_senders_words);
+    tcase_add_test(tc, opening_words);
     tcase_add_test(tc, algorithm_words);
     tcase_add_test(tc, algorithm_garbage_leaves_value);
     tcase_add_test(tc, model_values);
