@@ -4,7 +4,7 @@
 #     preloaded after libasan, runs the allgather and allgatherv matrices
 #     (both topologies, and the relay forced: by default it runs between
 #     nodes only), the communicator churn and the fallbacks, a forced chain
-#     that grows its pair's room and the join plan; any
+#     that grows its pair's room, the join plan and the opening round; any
 #     invalid access fails.  Leak detection is left to valgrind: Open MPI
 #     unloads its components at finalize, after which LeakSanitizer cannot
 #     tell whose allocation a leak was and blames whatever module it finds.
@@ -21,6 +21,7 @@ export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1 INTERGATHER_ALGORITHM=auto INTERGATHER_MANY_SENDERS=spread
+export INTERGATHER_OPENING=on
 MPIRUN=${MPIRUN:-mpirun}
 
 # Run after a normal build (it uses its config.h and test programs).
@@ -36,7 +37,7 @@ asan_run() { # NP PROGRAM ARGS...
     local np=$1; shift
     if ! "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$libasan $work/libintergather.so" \
         -x ASAN_OPTIONS -x INTERGATHER_MIN_BYTES -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM \
-        -x INTERGATHER_MANY_SENDERS \
+        -x INTERGATHER_MANY_SENDERS -x INTERGATHER_OPENING \
         "$@" >"$work/out" 2>&1 || grep -q 'ERROR: AddressSanitizer' "$work/out" \
         || ! grep -q 'intergather: summary' "$work/out"; then
         cat "$work/out" >&2
@@ -53,10 +54,14 @@ done
 export INTERGATHER_TOPOLOGY=fully-connected
 asan_run 4 "$top/tests/mpi/comm_churn"
 INTERGATHER_MIN_BYTES=1024 asan_run 4 "$top/tests/mpi/fallbacks"
-# Early posting: steps that stand and steps withdrawn (cancelled receives,
-# discarded messages), with both agreements (8 processes or fewer, and more).
-INTERGATHER_ALGORITHM=direct asan_run 4 "$top/tests/mpi/early_post" 2
-INTERGATHER_ALGORITHM=direct asan_run 10 "$top/tests/mpi/early_post" 4
+# Early posting (the path without the opening round): steps that stand and
+# steps withdrawn (cancelled receives, discarded messages), with both
+# agreements (8 processes or fewer, and more).
+INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct asan_run 4 "$top/tests/mpi/early_post" 2
+INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct asan_run 10 "$top/tests/mpi/early_post" 4
+# The opening round: calls that end in it, go on, or finish pair by pair.
+asan_run 4 "$top/tests/mpi/opening" 2 hard
+asan_run 7 "$top/tests/mpi/opening" 3 hard
 # The relay runs by default between nodes only: forced here.
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 1000
 # Types decoded constructor by constructor (src/type_order.c).
@@ -68,7 +73,7 @@ asan_run 4 "$top/tests/mpi/truncate" 2 20000 half
 # (its extra sender's scratch, checked jointly per call).
 INTERGATHER_ALGORITHM=chain asan_run 5 "$top/tests/mpi/nomem" 2 100000 h
 INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join asan_run 5 "$top/tests/mpi/nomem" 3 2001 h
-echo "ok asan: matrices, churn, fallbacks, early posting, relay, type order, truncation, chain, join"
+echo "ok asan: matrices, churn, fallbacks, early posting, opening round, relay, type order, truncation, chain, join"
 
 echo "== valgrind memcheck"
 if ! command -v valgrind >/dev/null; then
@@ -78,12 +83,12 @@ fi
 supp=$(ls /usr/share/openmpi/openmpi-valgrind.supp 2>/dev/null || true)
 # Errors and leaks count only with a stack frame in intergather's own code:
 # Open MPI's transports trip memcheck on their own.
-ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_direct|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|spread|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|dispatch_agreed|serve|fortran_allgatherv?|[a-z_]*in_order|place_runs?|contents_[a-z]+|[a-z_]*_whole|post_receives|check_arrival|block_short) \('
+ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_direct|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|spread|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|dispatch_agreed|serve|fortran_allgatherv?|[a-z_]*in_order|place_runs?|contents_[a-z]+|[a-z_]*_whole|post_receives|check_arrival|block_short|round_one|verdicts|late_blocks|post_receive|wait_statuses) \('
 vg_run() { # LABEL NP PROGRAM ARGS...
     local label=$1 np=$2; shift 2
     rm -f "$work"/vg.*
     "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$top/src/.libs/libintergather.so" -x INTERGATHER_MIN_BYTES \
-        -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM -x INTERGATHER_MANY_SENDERS valgrind -q --error-limit=no --leak-check=full \
+        -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM -x INTERGATHER_MANY_SENDERS -x INTERGATHER_OPENING valgrind -q --error-limit=no --leak-check=full \
         --show-leak-kinds=definite,indirect ${supp:+--suppressions=$supp} --log-file="$work/vg.%p" "$@" \
         >"$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
     grep -q '^PASS' "$work/out" || { cat "$work/out" >&2; exit 1; }
@@ -100,7 +105,8 @@ for topology in fully-connected ring; do
     vg_run "allgatherv $topology" 3 "$top/tests/mpi/allgatherv_matrix" 2 500
 done
 export INTERGATHER_TOPOLOGY=fully-connected
-INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$top/tests/mpi/early_post" 2
+INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$top/tests/mpi/early_post" 2
+vg_run "opening round" 4 "$top/tests/mpi/opening" 2 hard
 INTERGATHER_ALGORITHM=relay vg_run "relay" 4 "$top/tests/mpi/allgather_matrix" 1 1000
 INTERGATHER_ALGORITHM=relay vg_run "type order" 4 "$top/tests/mpi/type_order" 1+3,3+1 3
 vg_run "truncation" 4 "$top/tests/mpi/truncate" 3 16 full

@@ -15,6 +15,7 @@
 struct ig_comm_cache {
     MPI_Comm merged;  /* both groups, from MPI_Intercomm_merge; kept to build directions */
     MPI_Comm opening; /* a private copy of the inter-communicator: the opening round's (opening.c) */
+    ig_opening_memo opening_memo;
     int local_size, remote_size, local_rank;
     int settings_agree;
     int nodes; /* nodes both groups span */
@@ -31,7 +32,7 @@ struct ig_comm_cache {
  * allocate its cache: that process took part in building the cache with
  * stand-in storage and made the settings check fail for everyone, so all
  * processes stay native on it together (settings_agree is 0 here). */
-static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .opening = MPI_COMM_NULL,
+static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .opening = MPI_COMM_NULL, .opening_memo = { .send = -1 },
                                         .local_group = MPI_COMM_NULL };
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
@@ -187,6 +188,7 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
     if (cache == NULL)
         cache = &stand_in; /* without records: the settings check fails for all */
     cache->merged = cache->local_group = cache->opening = MPI_COMM_NULL;
+    cache->opening_memo.send = -1;
     PMPI_Comm_size(inter, &cache->local_size);
     PMPI_Comm_remote_size(inter, &cache->remote_size);
     PMPI_Comm_rank(inter, &cache->local_rank);
@@ -268,6 +270,8 @@ int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_s
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged; }
 
 MPI_Comm ig_comm_cache_opening(const ig_comm_cache *cache) { return cache->opening; }
+
+ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache) { return &cache->opening_memo; }
 
 int ig_comm_cache_nodes(const ig_comm_cache *cache) { return cache->nodes; }
 

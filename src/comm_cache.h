@@ -72,6 +72,15 @@ MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache);
  * message travels there. */
 MPI_Comm ig_comm_cache_opening(const ig_comm_cache *cache);
 
+/* The last sizes the opening judged on this communicator, and whether they
+ * were small (the answer depends on nothing else that can change): a
+ * program calls with the same sizes again and again. */
+typedef struct {
+    int64_t send, expect; /* send < 0: none yet */
+    int small;
+} ig_opening_memo;
+ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache);
+
 /* How many nodes (shared-memory domains) the two groups span, the same on
  * every process. */
 int ig_comm_cache_nodes(const ig_comm_cache *cache);

@@ -180,6 +180,21 @@ static int pair_by_pair_outcome(const opening *o, int rc)
     return o->peer_hard ? MPI_ERR_OTHER : MPI_SUCCESS;
 }
 
+/* ig_decide_opening_sends, remembered for the communicator's last sizes
+ * (its other inputs are the communicator's own: the settings, the group
+ * sizes, the nodes; a whole decision per call cost about a microsecond). */
+static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, const int n[2], int64_t send,
+                        int64_t expect)
+{
+    ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
+    if (m->send != send || m->expect != expect) {
+        m->small = ig_decide_opening_sends(group, send, expect, n[0], n[1], ig_comm_cache_nodes(cache), s);
+        m->send = send;
+        m->expect = expect;
+    }
+    return m->small;
+}
+
 ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
     opening o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size };
@@ -189,8 +204,7 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
     o.self.send = o.self.hard ? 0 : c->send_bytes;
     o.self.expect = o.self.hard ? 0 : c->expect_bytes;
     o.self.small = !o.self.hard && c->local_reason == IG_FALLBACK_NONE &&
-                   ig_decide_opening_sends(group, c->send_bytes, c->expect_bytes, n[0], n[1],
-                                           ig_comm_cache_nodes(cache), s);
+                   judged_small(cache, s, group, n, c->send_bytes, c->expect_bytes);
     if (!o.self.hard) {
         MPI_Aint lb, extent;
         PMPI_Type_get_extent(c->rtype, &lb, &extent);
