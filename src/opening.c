@@ -59,6 +59,33 @@ static int peer_of(const opening *o, int k)
     return (o->local_rank + k) % o->remote;
 }
 
+/* A process that leaves early (opening_plan.h): its blocks sent, its
+ * receives left to complete on their own.  They take nothing (it expects
+ * nothing: a block sent to it is truncated to nothing), into no buffer of
+ * the call's, and each matches the one round-one message its peer sends
+ * on this communicator in this call: posted before this process's later
+ * receives, it meets that message first. */
+static int leave_early(opening *o)
+{
+    static char nothing;
+    MPI_Request recvs[MAX_REMOTE], sends[MAX_REMOTE];
+    const ig_call *c = o->c;
+    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self);
+    for (int j = 0; j < o->remote; j++) {
+        recvs[j] = sends[j] = MPI_REQUEST_NULL;
+        ig_err_keep(&rc, PMPI_Irecv(&nothing, 0, MPI_BYTE, j, MPI_ANY_TAG, o->comm, &recvs[j]));
+    }
+    for (int k = 0; k < o->remote; k++) {
+        int j = peer_of(o, k);
+        ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, &sends[j]));
+    }
+    ig_err_keep(&rc, ig_waitall(o->remote, sends));
+    for (int j = 0; j < o->remote; j++)
+        if (recvs[j] != MPI_REQUEST_NULL)
+            PMPI_Request_free(&recvs[j]);
+    return rc;
+}
+
 static int round_one(opening *o)
 {
     MPI_Request reqs[2 * MAX_REMOTE];
@@ -84,10 +111,14 @@ static int round_one(opening *o)
         ig_err_keep(&rc, stats[i].MPI_ERROR);
     for (int j = 0; j < o->remote; j++) {
         int bytes = 0, truncated = stats[j].MPI_ERROR == MPI_ERR_TRUNCATE;
-        if (stats[j].MPI_ERROR != MPI_SUCCESS && !truncated)
-            ig_err_keep(&rc, stats[j].MPI_ERROR);
         PMPI_Get_count(&stats[j], MPI_BYTE, &bytes);
         o->heard[j] = ig_opening_heard_from(stats[j].MPI_TAG, bytes, truncated);
+        /* A receive that failed otherwise says nothing: the pair is not
+         * done, and no late block is expected from that peer. */
+        if (stats[j].MPI_ERROR != MPI_SUCCESS && !truncated) {
+            ig_err_keep(&rc, stats[j].MPI_ERROR);
+            o->heard[j] = (ig_opening_heard){ .hard = 1 };
+        }
         o->done[j] = ig_opening_pair_done(&o->self, &o->heard[j]);
         o->n_done += o->done[j];
         o->truncated |= truncated;
@@ -106,7 +137,7 @@ static int verdicts(opening *o, int *rc)
     int64_t mine = ig_opening_verdict(&o->self, o->n_done, o->remote, o->heard), theirs[MAX_REMOTE];
     int n = 0;
     for (int j = 0; j < o->remote; j++) {
-        if (o->done[j])
+        if (!ig_opening_talks_on(o->done[j], &o->heard[j]))
             continue;
         theirs[n] = 0;
         reqs[2 * n] = reqs[2 * n + 1] = MPI_REQUEST_NULL;
@@ -130,10 +161,12 @@ static int late_blocks(opening *o)
             reqs[n] = MPI_REQUEST_NULL;
             ig_err_keep(&rc, post_receive(o, j, IG_OPENING_TAG_LATE, &reqs[n++]));
         }
-    for (int k = 0; k < o->remote && ig_opening_sends_late(&o->self); k++) {
+    for (int k = 0; k < o->remote; k++) {
+        int j = peer_of(o, k);
+        if (!ig_opening_sends_late(&o->self, &o->heard[j]))
+            continue;
         reqs[n] = MPI_REQUEST_NULL;
-        ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, peer_of(o, k), IG_OPENING_TAG_LATE, o->comm,
-                                    &reqs[n++]));
+        ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, IG_OPENING_TAG_LATE, o->comm, &reqs[n++]));
     }
     wait_statuses(n, reqs, stats);
     for (int i = 0; i < n; i++) {
@@ -210,8 +243,9 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
         PMPI_Type_get_extent(c->rtype, &lb, &extent);
         o.block_extent = extent * (MPI_Aint)c->rcount;
     }
-    *rc = round_one(&o);
-    if (o.n_done == o.remote) {
+    int early = ig_opening_self_leaves_early(&o.self);
+    *rc = early ? leave_early(&o) : round_one(&o);
+    if (early || o.n_done == o.remote) {
         ig_stats_opening(IG_OPENING_STAT_ENDED);
         count_served(c);
         ig_lifecycle_announce(ig_algorithm_info_of(IG_ALG_DIRECT)->name);

@@ -31,7 +31,7 @@ int ig_opening_verdict(const ig_opening_self *self, int own_pairs_done, int n_pe
     if (own_pairs_done > 0)
         return 0;
     for (int i = 0; i < n_peers; i++)
-        if (peers[i].hard != self->hard)
+        if (peers[i].hard != self->hard || ig_opening_peer_leaves_early(&peers[i]))
             return 0;
     return 1;
 }

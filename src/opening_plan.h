@@ -18,6 +18,15 @@
  *
  *   - A process whose every pair is done leaves: its data are in place,
  *     and it waited for nobody of its own group (Iallgather's cost).
+ *   - A small process that expects nothing (the sending group of a
+ *     half-duplex call) leaves as soon as its blocks are sent, without
+ *     waiting for its peers' messages, as a sender of root gathering does:
+ *     their receives are left to complete on their own (what they bring
+ *     can only be an empty block, or in an erroneous call one that would
+ *     be truncated to nothing).  Its peers read from its tag that it
+ *     "leaves early": they count its pair as done or not as before, but
+ *     exchange no verdict and no late block with it, and a call with such
+ *     a process never goes on to the agreement.
  *   - Any other process exchanges one more small message (the verdict)
  *     with each peer whose pair is not done -- the same pairs seen from
  *     both ends -- saying whether none of its own pairs is done (and
@@ -78,11 +87,30 @@ typedef struct {
 int ig_opening_tag(const ig_opening_self *self);
 ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated);
 
+/* Whether a process leaves early (above): small, and expects nothing. */
+static inline int ig_opening_self_leaves_early(const ig_opening_self *self)
+{
+    return self->small && self->expect == 0;
+}
+
+static inline int ig_opening_peer_leaves_early(const ig_opening_heard *peer)
+{
+    return peer->small && peer->expect == 0;
+}
+
+/* Whether a process that has not left exchanges a verdict with this peer
+ * (and, pair by pair, may send it a late block): the pair is not done
+ * and the peer did not leave early. */
+static inline int ig_opening_talks_on(int pair_done, const ig_opening_heard *peer)
+{
+    return !pair_done && !ig_opening_peer_leaves_early(peer);
+}
+
 /* Whether the pair is done after round one; both ends answer alike. */
 int ig_opening_pair_done(const ig_opening_self *self, const ig_opening_heard *peer);
 
-/* A process's verdict, sent to every peer whose pair is not done: whether
- * it would go on -- none of its pairs is done, and it and its peers are
+/* A process's verdict, sent to every peer it talks on with: whether it
+ * would go on -- none of its pairs is done, no peer left early, and it and its peers are
  * alike in whether their arguments are usable (all or none "hard": a call
  * in which every process's arguments are unusable goes on, to the MPI
  * library, which reports them as it does without intergather; one in
@@ -95,11 +123,12 @@ int ig_opening_verdict(const ig_opening_self *self, int own_pairs_done, int n_pe
  * pair by pair. */
 int ig_opening_all_go_on(int own_verdict, int n_peers, const int64_t *peer_verdicts);
 
-/* Pair by pair: whether a process sends its block after the verdicts (it
- * did not in round one and can), and whether it receives one from a peer. */
-static inline int ig_opening_sends_late(const ig_opening_self *self)
+/* Pair by pair: whether a process sends its block after the verdicts to a
+ * peer (it did not in round one and can, and the peer is still there), and
+ * whether it receives one from a peer. */
+static inline int ig_opening_sends_late(const ig_opening_self *self, const ig_opening_heard *peer)
 {
-    return !self->small && !self->hard;
+    return !self->small && !self->hard && !ig_opening_peer_leaves_early(peer);
 }
 
 static inline int ig_opening_receives_late(const ig_opening_heard *peer)

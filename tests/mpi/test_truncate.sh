@@ -20,8 +20,17 @@ for topology in fully-connected ring; do
             for duplex in half full; do
                 INTERGATHER_TOPOLOGY=$topology run_preloaded $(($1 + $2)) "$TESTS_BIN/truncate" "$1" "$count" "$duplex"
                 expect_pass truncate
-                # Six erroneous calls (world rank 0's summary).
-                expect_summary erroneous-sizes 6
+                # Six erroneous calls: world rank 0's summary says so after
+                # the agreement; where calls start with the opening round
+                # (src/opening_plan.h) each process counts those it saw to
+                # be erroneous, and a sender that expects nothing leaves
+                # before it could see (half duplex): at least one process
+                # per call.
+                if [ "$IG_LAUNCHER_KIND" = openmpi ] && [ $topology = fully-connected ]; then
+                    expect_total erroneous-sizes -ge 6
+                else
+                    expect_summary erroneous-sizes 6
+                fi
                 expect_summary live 0
                 # An early step never stands in a call that truncates: where
                 # any process posted early (the correct calls post the same

@@ -74,15 +74,19 @@ static void simulate(const layout *l)
     /* The verdicts, between undone pairs. */
     int went_on = -1;
     for (int x = 0; x < l->np; x++) {
-        if (n_done[x] == peers[x]) {
+        if (n_done[x] == peers[x] || ig_opening_self_leaves_early(&l->self[x])) {
             state[x] = ENDED;
             continue;
         }
         int64_t verdicts[MAXP];
         int n = 0;
         for (int y = 0; y < l->np; y++)
-            if (group_of(l, x) != group_of(l, y) && !done[x][y])
+            if (group_of(l, x) != group_of(l, y) && ig_opening_talks_on(done[x][y], &heard[x][y])) {
+                REQUIRE(!ig_opening_self_leaves_early(&l->self[y]) && n_done[y] < peers[y],
+                        "verdict from %d, which has left", y);
+                REQUIRE(ig_opening_talks_on(done[y][x], &heard[y][x]), "verdict %d -> %d not expected", y, x);
                 verdicts[n++] = verdict_of(l, y, n_done[y], heard[y]);
+            }
         int go = ig_opening_all_go_on(verdict_of(l, x, n_done[x], heard[x]), n, verdicts);
         REQUIRE(went_on < 0 || went_on == go, "process %d chooses differently", x);
         went_on = go;
@@ -98,11 +102,13 @@ static void simulate(const layout *l)
             if (group_of(l, x) == group_of(l, y))
                 continue;
             const ig_opening_self *s = &l->self[x], *r = &l->self[y];
-            int sends = state[x] == PAIR_BY_PAIR && ig_opening_sends_late(s);
+            int sends = state[x] == PAIR_BY_PAIR && ig_opening_sends_late(s, &heard[x][y]);
             int receives = state[y] == PAIR_BY_PAIR && ig_opening_receives_late(&heard[y][x]);
             REQUIRE(sends == receives, "late block %d -> %d: sent %d, received %d", x, y, sends, receives);
             REQUIRE(!sends || state[y] == PAIR_BY_PAIR, "late block %d -> %d to a process that left", x, y);
-            if (state[y] == GO_ON || s->hard || r->hard)
+            /* A process that left early expects nothing (a block sent to
+             * it is taken truncated to nothing). */
+            if (state[y] == GO_ON || s->hard || r->hard || ig_opening_self_leaves_early(r))
                 continue;
             int in_round_one = s->small, late = sends;
             REQUIRE(in_round_one + late == 1, "block %d -> %d delivered %d times", x, y, in_round_one + late);
