@@ -79,10 +79,26 @@ double ig_cost_root_gathering_full(int na, double ka, int nb, double kb, const i
     return gather + exchange + bcast;
 }
 
+/* n messages posted at once, each costing its process t_o and its link
+ * k t_w: a two-stage pipeline, the host readies the next message while the
+ * link carries the previous one, so the slower stage sets the pace.  It is
+ * n (t_o + k t_w) where either cost is 0, and less where both are not:
+ * charging both in full made the model prefer spread's fewer messages to
+ * direct at 12+4 with 4 MiB blocks whenever a measured t_o came out at
+ * tens of microseconds (hidden behind 330 ms of wire time per block),
+ * where spread measured 7 % slower (docs/performance.md, seventeenth
+ * session). */
+static double posted_at_once(int n, double per_message, double per_transfer)
+{
+    if (n <= 0)
+        return 0;
+    return per_message + per_transfer + (n - 1) * max2(per_message, per_transfer);
+}
+
 double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c)
 {
     int most = p > q ? p : q; /* a sender sends q blocks, a receiver receives p */
-    return c->ts + most * (c->to + k * c->tw);
+    return c->ts + posted_at_once(most, c->to, k * c->tw);
 }
 
 /* A process of group A sends its block to each of the n_b processes of B
@@ -118,7 +134,7 @@ double ig_cost_relay_half(int p, int q, double k, const ig_cost_params *c)
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c)
 {
     int owned = (p + q - 1) / q;
-    double stage1 = c->ts + owned * (c->to + k * c->tw);
+    double stage1 = c->ts + posted_at_once(owned, c->to, k * c->tw);
     double stage2 = q > 1 ? ig_ceil_log2(q) * round_cost(c) + (p - p / q) * k * c->tw : 0;
     return stage1 + stage2;
 }

@@ -26,7 +26,9 @@ extern const ig_cost_params ig_cost_default;
 extern const ig_cost_params ig_cost_shared_memory;
 
 /* Half duplex: every sender's block straight to every receiver, all posted
- * at once (algo_direct.c). */
+ * at once (algo_direct.c): t_s, then max(p, q) messages whose per-message
+ * cost t_o overlaps the link time k t_w of the others, t_o + k t_w +
+ * (max(p, q) - 1) max(t_o, k t_w). */
 double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c);
 /* Full duplex, the same in both directions at once. */
 double ig_cost_direct_full(int na, double ka, int nb, double kb, const ig_cost_params *c);
@@ -43,8 +45,9 @@ double ig_chain_segment(int p, int q, double k, double floor, const ig_cost_para
  * link carries p k; a receiver handles p q messages and sends p (q - 1). */
 double ig_cost_relay_half(int p, int q, double k, const ig_cost_params *c);
 
-/* Half duplex, p > q: the blocks spread over the receivers in ranges, then
- * one allgatherv among the receivers (algo_spread.c). */
+/* Half duplex, p > q: the blocks spread over the receivers in ranges
+ * (ceil(p / q) messages posted at once, as direct's), then one allgatherv
+ * among the receivers (algo_spread.c). */
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c);
 
 /* The parameters from four timings of a ping-pong (net_measure.c), in

@@ -99,11 +99,21 @@ START_TEST(direct_half_hand_values)
         }
     ck_assert_double_eq(ig_cost_direct_half(3, 5, 10, &message), 5);
     ck_assert_double_eq(ig_cost_direct_half(6, 2, 10, &bytes), 60);
-    /* All three: t_s + max(p, q) (t_o + k t_w). */
+    /* All three: t_s + t_o + k t_w + (max(p, q) - 1) max(t_o, k t_w): the
+     * messages are posted at once, one's t_o overlaps another's k t_w. */
     const ig_cost_params all = { .ts = 1, .tw = 0.5, .to = 2 };
-    ck_assert_double_eq(ig_cost_direct_half(3, 5, 4, &all), 1 + 5 * (2 + 4 * 0.5)); /* 21 */
+    ck_assert_double_eq(ig_cost_direct_half(3, 5, 4, &all), 1 + 2 + 2 + 4 * 2);  /* 13: t_o = k t_w */
+    ck_assert_double_eq(ig_cost_direct_half(3, 5, 12, &all), 1 + 2 + 6 + 4 * 6); /* 33: the link paces */
+    ck_assert_double_eq(ig_cost_direct_half(3, 5, 2, &all), 1 + 2 + 1 + 4 * 2);  /* 12: the host paces */
     ck_assert_double_eq_tol(ig_cost_direct_half(4, 4, 1 << 20, &ig_cost_default),
-                            5e-6 + 4 * (1e-6 + 1048576 * 1e-10), 1e-15);
+                            5e-6 + 1e-6 + 4 * 1048576 * 1e-10, 1e-15);
+    /* Never more than both costs in full, never less than either alone. */
+    for (int n = 1; n <= 16; n++)
+        for (double k = 0.5; k < 64; k *= 2) {
+            double both = ig_cost_direct_half(n, 1, k, &all), full = 1 + n * (2 + k * 0.5);
+            REQUIRE(both <= full && both >= 1 + n * 2 && both >= 1 + n * k * 0.5, "n=%d k=%g: %g", n, k, both);
+            REQUIRE((n == 1) == (both == full), "n=%d k=%g: %g", n, k, both);
+        }
 }
 END_TEST
 
@@ -143,8 +153,16 @@ START_TEST(spread_half_hand_values)
     ck_assert_double_eq(ig_cost_spread_half(8, 4, 1, &bytes), 2 + 6);
     ck_assert_double_eq(ig_cost_spread_half(8, 4, 1, &message), 2 + 2);
     const ig_cost_params all = { .ts = 1, .tw = 0.5, .to = 2 };
-    /* 1 + 2 (2 + 2) + log 2 (1 + 2) + (4 - 2) 4 0.5 = 1 + 8 + 3 + 4 */
-    ck_assert_double_eq(ig_cost_spread_half(4, 2, 4, &all), 16);
+    /* Stage 1, two messages posted at once: 1 + 2 + 2 + 1 max(2, 2);
+     * stage 2: log 2 (1 + 2) + (4 - 2) 4 0.5 = 3 + 4 */
+    ck_assert_double_eq(ig_cost_spread_half(4, 2, 4, &all), 14);
+    /* 12 to 4 with large blocks: the same bytes as direct and two more
+     * rounds, whatever t_o (direct's twelve messages' t_o hide behind its
+     * link time as spread's three do). */
+    const ig_cost_params cluster = { .ts = 3.44e-5, .tw = 7.83e-8, .to = 3.5e-5 };
+    ck_assert(ig_cost_direct_half(12, 4, 4194304, &cluster) < ig_cost_spread_half(12, 4, 4194304, &cluster));
+    ck_assert_double_eq_tol(ig_cost_spread_half(12, 4, 4194304, &cluster) - ig_cost_direct_half(12, 4, 4194304, &cluster),
+                            2 * (3.44e-5 + 3.5e-5), 1e-9);
 }
 END_TEST
 
@@ -173,20 +191,22 @@ START_TEST(relay_half_hand_values)
 END_TEST
 
 /* The default network model: at p = q the direct algorithm costs no more
- * than fc at every block size: fc - direct = (1 + log p)(t_s + t_o) - t_s
- * - p t_o, whatever k, > 0 for 2 <= p <= 30, 0 at p = 1 and 31 (the two
- * are level), < 0 from 32. */
+ * than fc at every block size up to p = 30: where k t_w >= t_o, fc - direct
+ * = log p (t_s + t_o) > 0; where k t_w < t_o, fc - direct = log p t_s + (1 +
+ * log p - p) t_o + (p - 1) k t_w, > 0 for 2 <= p <= 30 whatever k.  From 32
+ * fc's few rounds win for blocks whose link time is well under t_o (1 byte),
+ * direct for large ones. */
 START_TEST(direct_wins_at_p_equals_q)
 {
     const ig_cost_params *c = &ig_cost_default;
     for (int p = 1; p <= 32; p++)
         for (double k = 1; k <= (double)(1ull << 34); k *= 1.9) {
             double direct = ig_cost_direct_half(p, p, k, c), fc = ig_cost_fc_half(p, p, k, c);
-            if (p == 1 || p == 31)
+            if (p == 1)
                 REQUIRE(direct <= fc * (1 + 1e-12), "p=q=%d k=%.0f: direct %g, fc %g", p, k, direct, fc);
-            else if (p < 31)
+            else if (p <= 30 || k >= 1e5)
                 REQUIRE(direct < fc, "p=q=%d k=%.0f: direct %g, fc %g", p, k, direct, fc);
-            else
+            else if (k <= 1)
                 REQUIRE(fc < direct, "p=q=%d k=%.0f: direct %g, fc %g", p, k, direct, fc);
         }
 }
