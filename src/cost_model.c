@@ -2,8 +2,8 @@
 
 #include <math.h>
 
-const ig_cost_params ig_cost_default = { 5e-6, 1e-10, 1e-6 };
-const ig_cost_params ig_cost_shared_memory = { 1e-6, 2e-10, 3e-7 };
+const ig_cost_params ig_cost_default = { 5e-6, 1e-10, 1e-6, 0 };
+const ig_cost_params ig_cost_shared_memory = { 1e-6, 2e-10, 3e-7, 1 };
 
 int ig_ceil_log2(int n)
 {
@@ -18,7 +18,7 @@ static double max2(double a, double b) { return a > b ? a : b; }
 ig_cost_params ig_cost_fit(double round_trip, double large, double bytes, double single, double burst,
                            int burst_count)
 {
-    ig_cost_params c;
+    ig_cost_params c = { 0 };
     c.to = burst_count > 1 ? max2(0, (burst - single) / (burst_count - 1)) : 0;
     c.tw = bytes > 1 ? max2(0, (large - round_trip) / (bytes - 1)) : 0;
     c.ts = max2(0, round_trip / 2 - c.to);
@@ -79,34 +79,39 @@ double ig_cost_root_gathering_full(int na, double ka, int nb, double kb, const i
     return gather + exchange + bcast;
 }
 
-/* n messages posted at once, each costing its process t_o and its link
- * k t_w: a two-stage pipeline, the host readies the next message while the
- * link carries the previous one, so the slower stage sets the pace.  It is
- * n (t_o + k t_w) where either cost is 0, and less where both are not:
- * charging both in full made the model prefer spread's fewer messages to
- * direct at 12+4 with 4 MiB blocks whenever a measured t_o came out at
- * tens of microseconds (hidden behind 330 ms of wire time per block),
- * where spread measured 7 % slower (docs/performance.md, seventeenth
- * session). */
-static double posted_at_once(int n, double per_message, double per_transfer)
+static double min2(double a, double b) { return a < b ? a : b; }
+
+/* Messages posted at once, whose host costs (t_o each) add up to `host`
+ * and whose link times (k_tw each) to `link`.  Over a
+ * network the two are a pipeline: the host readies one message while the
+ * link carries another, so the slower stage sets the pace, and only the
+ * first message's faster stage adds to it.  That is n (t_o + k t_w) where
+ * either cost is 0, and less where both are not: charging both in full
+ * made the model prefer spread's fewer messages to direct at 12+4 with
+ * 4 MiB blocks whenever a measured t_o came out at tens of microseconds
+ * (hidden behind 330 ms of wire time per block), where spread measured 7
+ * to 10 % slower (docs/performance.md, seventeenth session).  Within a
+ * node one processor does both, and they add up. */
+static double posted_at_once(double host, double link, double k_tw, const ig_cost_params *c)
 {
-    if (n <= 0)
-        return 0;
-    return per_message + per_transfer + (n - 1) * max2(per_message, per_transfer);
+    if (c->copies_on_host)
+        return host + link;
+    return max2(host, link) + min2(c->to, k_tw);
 }
 
 double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c)
 {
     int most = p > q ? p : q; /* a sender sends q blocks, a receiver receives p */
-    return c->ts + posted_at_once(most, c->to, k * c->tw);
+    return c->ts + posted_at_once(most * c->to, most * k * c->tw, k * c->tw, c);
 }
 
 /* A process of group A sends its block to each of the n_b processes of B
  * and receives theirs (links carry both directions at once). */
 double ig_cost_direct_full(int na, double ka, int nb, double kb, const ig_cost_params *c)
 {
-    double a = c->ts + 2.0 * nb * c->to + nb * max2(ka, kb) * c->tw;
-    double b = c->ts + 2.0 * na * c->to + na * max2(ka, kb) * c->tw;
+    double k_tw = max2(ka, kb) * c->tw;
+    double a = c->ts + posted_at_once(2.0 * nb * c->to, nb * k_tw, k_tw, c);
+    double b = c->ts + posted_at_once(2.0 * na * c->to, na * k_tw, k_tw, c);
     return max2(a, b);
 }
 
@@ -134,7 +139,7 @@ double ig_cost_relay_half(int p, int q, double k, const ig_cost_params *c)
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c)
 {
     int owned = (p + q - 1) / q;
-    double stage1 = c->ts + posted_at_once(owned, c->to, k * c->tw);
+    double stage1 = c->ts + posted_at_once(owned * c->to, owned * k * c->tw, k * c->tw, c);
     double stage2 = q > 1 ? ig_ceil_log2(q) * round_cost(c) + (p - p / q) * k * c->tw : 0;
     return stage1 + stage2;
 }

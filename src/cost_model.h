@@ -16,6 +16,12 @@ typedef struct {
     double ts; /* start-up latency of a message, seconds */
     double tw; /* transfer time per byte, seconds */
     double to; /* per-message cost at an endpoint, seconds */
+    /* 1 within a node: the processor that pays a message's t_o also moves
+     * its bytes (shared memory), so the costs of messages posted at once
+     * add up.  0 (the default) over a network: the link carries one
+     * message while the host readies the next, and the slower of the two
+     * sets the pace. */
+    int copies_on_host;
 } ig_cost_params;
 
 /* Between nodes: 5 us, 10 GB/s, 1 us per message, typical of an HPC
@@ -26,9 +32,10 @@ extern const ig_cost_params ig_cost_default;
 extern const ig_cost_params ig_cost_shared_memory;
 
 /* Half duplex: every sender's block straight to every receiver, all posted
- * at once (algo_direct.c): t_s, then max(p, q) messages whose per-message
- * cost t_o overlaps the link time k t_w of the others, t_o + k t_w +
- * (max(p, q) - 1) max(t_o, k t_w). */
+ * at once (algo_direct.c): t_s, then max(p, q) messages; over a network
+ * their per-message costs t_o overlap the link time k t_w of the others,
+ * max(p, q) max(t_o, k t_w) + min(t_o, k t_w), within a node they add up,
+ * max(p, q) (t_o + k t_w). */
 double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c);
 /* Full duplex, the same in both directions at once. */
 double ig_cost_direct_full(int na, double ka, int nb, double kb, const ig_cost_params *c);

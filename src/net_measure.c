@@ -116,6 +116,7 @@ int ig_net_measure(MPI_Comm comm, int a, int b, ig_cost_params *model, int *meas
     int rc = PMPI_Bcast(result, 4, MPI_DOUBLE, a, comm);
     *measured = rc == MPI_SUCCESS && result[0] != 0;
     if (*measured)
-        *model = (ig_cost_params){ .ts = result[1], .tw = result[2], .to = result[3] };
+        *model = (ig_cost_params){ .ts = result[1], .tw = result[2], .to = result[3],
+                                   .copies_on_host = model->copies_on_host };
     return rc;
 }

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    ig_cost_params model = { 0, 0, 0 };
+    ig_cost_params model = { 0, 0, 0, 0 };
     int rc = ig_net_measure(MPI_COMM_WORLD, 0, peer, &model, &measured);
     if (rank == 0) {
         if (rc == MPI_SUCCESS && measured)

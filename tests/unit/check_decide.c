@@ -1069,7 +1069,7 @@ START_TEST(decide_examples)
      * where direct measured 26 % to 31 % slower; within a node (the same
      * model) direct. */
     ig_settings sim = s;
-    sim.net_model = (ig_cost_params){ 5.05e-7, 1.25e-10, 2e-9 };
+    sim.net_model = (ig_cost_params){ 5.05e-7, 1.25e-10, 2e-9, 0 };
     sim.shm_model = sim.net_model;
     static const struct {
         int p, q, nodes;
@@ -1103,7 +1103,7 @@ START_TEST(decide_examples)
      * receivers), even where the model says it is cheapest (t_o = 0, as
      * measured on the emulated cluster): fc. */
     ig_settings measured = s;
-    measured.net_model = (ig_cost_params){ 1.2e-4, 7.9e-8, 0 };
+    measured.net_model = (ig_cost_params){ 1.2e-4, 7.9e-8, 0, 0 };
     few = half_shape(4, 12, 1, MiB);
     ig_decide(&few, 0, &measured, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
