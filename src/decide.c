@@ -317,7 +317,8 @@ static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s
     const ig_cost_params *m = model_of(sh, s);
     double k0 = average_block(sh, 0), k1 = average_block(sh, 1), pass0, pass1;
     ig_step first = half_step(sh, 0, allgatherv, s, &pass0), second = half_step(sh, 1, allgatherv, s, &pass1);
-    /* The direct algorithm both ways at once is weighed only within a node.
+    /* The direct algorithm both ways at once is weighed within a node, and
+     * between nodes only for small blocks (ig_decide_direct_full_weighed).
      * Between nodes its bandwidth term equals the one exchange's in the
      * model, but on the emulated cluster it was slower at 13 of 16
      * full-duplex points (4+4, 4+12; up to 1.4x at 4 MiB): n concurrent
