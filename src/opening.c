@@ -1,5 +1,6 @@
 #include "opening.h"
 
+#include "blocks.h"
 #include "decide.h"
 #include "lifecycle.h"
 #include "log.h"
@@ -9,6 +10,7 @@
 #include "stats.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 
 #define MAX_REMOTE (IG_OPENING_MAX_PROCS - 1)
 
@@ -23,6 +25,7 @@ typedef struct {
     char done[MAX_REMOTE];
     int n_done, truncated, peer_hard, mismatch;
     char nothing; /* where a process that cannot receive takes (and truncates) a block */
+    const char *send_bytes_at; /* a sender in pieces: where its block's bytes start */
 } opening;
 
 int ig_opening_applies(const ig_call *c, ig_comm_cache *cache, const ig_settings *s)
@@ -59,6 +62,55 @@ static int peer_of(const opening *o, int k)
     return (o->local_rank + k) % o->remote;
 }
 
+/* Piece i of a block of `bytes` bytes starting at `base` (opening_plan.h). */
+static int piece_bytes(int64_t bytes, int64_t i)
+{
+    int64_t rest = bytes - i * IG_OPENING_PIECE_BYTES;
+    return (int)(rest < IG_OPENING_PIECE_BYTES ? rest : IG_OPENING_PIECE_BYTES);
+}
+
+static char *piece_at(void *base, int64_t i)
+{
+    return (char *)base + (MPI_Aint)(i * IG_OPENING_PIECE_BYTES);
+}
+
+/* Whether a process that leaves early cuts its block into eager pieces: a
+ * block larger than one, between nodes (within a node Open MPI's eager
+ * limit is far smaller, and the pieces would only add messages) unless the
+ * setting asks for pieces everywhere, and a send type whose data are the
+ * block's bytes in order, so that piece i is bytes [i E, (i + 1) E). */
+static int cuts_into_pieces(opening *o, const ig_settings *s, int nodes)
+{
+    const ig_call *c = o->c;
+    MPI_Aint true_lb;
+    if (!ig_opening_self_leaves_early(&o->self) || o->self.send <= IG_OPENING_PIECE_BYTES ||
+        (nodes == 1 && s->opening != IG_OPENING_PIECES) || !ig_type_contiguous(c->scount, c->stype) ||
+        ig_block_true_lb(c->scount, c->stype, &true_lb) != MPI_SUCCESS)
+        return 0;
+    o->send_bytes_at = (const char *)c->sbuf + true_lb;
+    return 1;
+}
+
+/* Post the sends of a process that leaves early: to every peer its block,
+ * in pieces if o->self.pieces (the first with the round-one tag), piece
+ * by piece across the peers.  sends holds remote * pieces requests. */
+static int post_early_sends(opening *o, int64_t pieces, MPI_Request *sends)
+{
+    const ig_call *c = o->c;
+    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self);
+    for (int64_t i = 0; i < pieces; i++)
+        for (int k = 0; k < o->remote; k++) {
+            int j = peer_of(o, k);
+            MPI_Request *req = &sends[i * o->remote + j];
+            if (!o->self.pieces)
+                ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
+            else
+                ig_err_keep(&rc, PMPI_Isend(piece_at((void *)o->send_bytes_at, i), piece_bytes(o->self.send, i),
+                                            MPI_BYTE, j, i == 0 ? tag : IG_OPENING_TAG_PIECE, o->comm, req));
+        }
+    return rc;
+}
+
 /* A process that leaves early (opening_plan.h): its blocks sent, its
  * receives left to complete on their own.  They take nothing (it expects
  * nothing: a block sent to it is truncated to nothing), into no buffer of
@@ -68,21 +120,72 @@ static int peer_of(const opening *o, int k)
 static int leave_early(opening *o)
 {
     static char nothing;
-    MPI_Request recvs[MAX_REMOTE], sends[MAX_REMOTE];
-    const ig_call *c = o->c;
-    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self);
+    MPI_Request recvs[MAX_REMOTE], one_each[MAX_REMOTE], *sends = one_each;
+    int64_t pieces = o->self.pieces ? ig_opening_piece_count(o->self.send) : 1;
+    if (pieces > 1 && (sends = malloc(sizeof *sends * (size_t)(pieces * o->remote))) == NULL) {
+        sends = one_each; /* no room to track the pieces: the block goes whole, as the tag then says */
+        o->self.pieces = 0;
+        pieces = 1;
+    }
+    int rc = MPI_SUCCESS;
+    for (int64_t i = 0; i < pieces * o->remote; i++)
+        sends[i] = MPI_REQUEST_NULL;
     for (int j = 0; j < o->remote; j++) {
-        recvs[j] = sends[j] = MPI_REQUEST_NULL;
+        recvs[j] = MPI_REQUEST_NULL;
         ig_err_keep(&rc, PMPI_Irecv(&nothing, 0, MPI_BYTE, j, MPI_ANY_TAG, o->comm, &recvs[j]));
     }
-    for (int k = 0; k < o->remote; k++) {
-        int j = peer_of(o, k);
-        ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, &sends[j]));
-    }
-    ig_err_keep(&rc, ig_waitall(o->remote, sends));
+    ig_err_keep(&rc, post_early_sends(o, pieces, sends));
+    ig_err_keep(&rc, ig_waitall((int)(pieces * o->remote), sends));
+    if (sends != one_each)
+        free(sends);
+    if (o->self.pieces)
+        ig_stats_opening(IG_OPENING_STAT_IN_PIECES);
     for (int j = 0; j < o->remote; j++)
         if (recvs[j] != MPI_REQUEST_NULL)
             PMPI_Request_free(&recvs[j]);
+    return rc;
+}
+
+/* The pieces after the first from peer j, which sends its block of
+ * heard[j].got bytes in pieces: into the block's place where it fits
+ * (directly where the receive type's data are bytes in order, else
+ * through a packed copy of the slot), otherwise taken and dropped, each
+ * matched by exactly one receive, as opening_plan.h requires. */
+static int receive_rest_of_pieces(opening *o, int j)
+{
+    const ig_call *c = o->c;
+    int64_t bytes = o->heard[j].got, pieces = ig_opening_piece_count(bytes);
+    int fits = !o->self.hard && bytes <= o->self.expect, contiguous = fits && ig_type_contiguous(c->rcount, c->rtype);
+    void *slot = (char *)c->rbuf + (MPI_Aint)j * o->block_extent, *staging = NULL, *base = NULL;
+    int rc = MPI_SUCCESS, packed = 0, position = 0;
+    MPI_Aint true_lb = 0;
+    if (contiguous && ig_block_true_lb(c->rcount, c->rtype, &true_lb) == MPI_SUCCESS) {
+        base = (char *)slot + true_lb;
+    } else if (fits && PMPI_Pack_size(c->rcount, c->rtype, o->comm, &packed) == MPI_SUCCESS &&
+               (staging = malloc(packed > 0 ? (size_t)packed : 1)) != NULL) {
+        /* The first piece is already in the slot: pack it with the rest of
+         * the slot, receive the other pieces behind it, unpack it all. */
+        ig_err_keep(&rc, PMPI_Pack(slot, c->rcount, c->rtype, staging, packed, &position, o->comm));
+        base = staging;
+    } else if (fits) {
+        rc = MPI_ERR_NO_MEM;
+    }
+    for (int64_t i = 1; i < pieces; i++) {
+        MPI_Status st;
+        if (base != NULL && rc == MPI_SUCCESS) {
+            ig_err_keep(&rc, PMPI_Recv(piece_at(base, i), piece_bytes(bytes, i), MPI_BYTE, j, IG_OPENING_TAG_PIECE,
+                                       o->comm, &st));
+        } else {
+            /* Dropped: the pair is already judged (truncated, or not done). */
+            PMPI_Recv(&o->nothing, 0, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm, &st);
+        }
+    }
+    if (staging != NULL) {
+        position = 0;
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Unpack(staging, packed, &position, slot, c->rcount, c->rtype, o->comm);
+        free(staging);
+    }
     return rc;
 }
 
@@ -112,7 +215,7 @@ static int round_one(opening *o)
     for (int j = 0; j < o->remote; j++) {
         int bytes = 0, truncated = stats[j].MPI_ERROR == MPI_ERR_TRUNCATE;
         PMPI_Get_count(&stats[j], MPI_BYTE, &bytes);
-        o->heard[j] = ig_opening_heard_from(stats[j].MPI_TAG, bytes, truncated);
+        o->heard[j] = ig_opening_heard_from(stats[j].MPI_TAG, bytes, truncated, o->self.hard ? 0 : o->self.expect);
         /* A receive that failed otherwise says nothing: the pair is not
          * done, and no late block is expected from that peer. */
         if (stats[j].MPI_ERROR != MPI_SUCCESS && !truncated) {
@@ -125,7 +228,11 @@ static int round_one(opening *o)
         o->peer_hard |= o->heard[j].hard;
         o->mismatch |= !o->heard[j].hard && o->heard[j].expect != o->self.send;
         o->mismatch |= o->heard[j].small && (truncated || o->heard[j].got != o->self.expect);
+        o->truncated |= o->heard[j].truncated;
     }
+    for (int j = 0; j < o->remote; j++)
+        if (o->heard[j].pieces && (stats[j].MPI_ERROR == MPI_SUCCESS || stats[j].MPI_ERROR == MPI_ERR_TRUNCATE))
+            ig_err_keep(&rc, receive_rest_of_pieces(o, j));
     return rc;
 }
 
@@ -243,6 +350,7 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
         PMPI_Type_get_extent(c->rtype, &lb, &extent);
         o.block_extent = extent * (MPI_Aint)c->rcount;
     }
+    o.self.pieces = cuts_into_pieces(&o, s, ig_comm_cache_nodes(cache));
     int early = ig_opening_self_leaves_early(&o.self);
     *rc = early ? leave_early(&o) : round_one(&o);
     if (early || o.n_done == o.remote) {

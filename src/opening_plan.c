@@ -1,20 +1,35 @@
 #include "opening_plan.h"
 
-/* Tag bits above IG_OPENING_TAG_FIRST: bit 0 hard, bit 1 small, the rest
- * the expected bytes (capped: a small process's are below the cap). */
-int ig_opening_tag(const ig_opening_self *self)
+/* Tag bits above IG_OPENING_TAG_FIRST: bit 0 hard, bit 1 small, bit 2
+ * pieces, the rest the expected bytes (capped: a small process's are below
+ * the cap), or for a sender in pieces, which expects nothing, its block's
+ * bytes (below the cap: it is small). */
+static int sends_in_pieces(const ig_opening_self *self)
 {
-    int64_t expect = self->hard || self->expect < 0 ? 0 : self->expect;
-    if (expect > IG_OPENING_MAX_BYTES)
-        expect = IG_OPENING_MAX_BYTES;
-    return IG_OPENING_TAG_FIRST + (int)((expect << 2) | (self->small ? 2 : 0) | (self->hard ? 1 : 0));
+    return self->pieces && ig_opening_self_leaves_early(self) && !self->hard && self->send > 0 &&
+           self->send < IG_OPENING_MAX_BYTES;
 }
 
-ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated)
+int ig_opening_tag(const ig_opening_self *self)
+{
+    int pieces = sends_in_pieces(self);
+    int64_t value = pieces ? self->send : self->hard || self->expect < 0 ? 0 : self->expect;
+    if (value > IG_OPENING_MAX_BYTES)
+        value = IG_OPENING_MAX_BYTES;
+    return IG_OPENING_TAG_FIRST + (int)((value << 3) | (pieces ? 4 : 0) | (self->small ? 2 : 0) | (self->hard ? 1 : 0));
+}
+
+ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated, int64_t room)
 {
     int bits = tag - IG_OPENING_TAG_FIRST;
-    return (ig_opening_heard){ .expect = bits >> 2, .small = (bits & 2) != 0, .hard = (bits & 1) != 0,
-                               .got = got, .truncated = truncated };
+    ig_opening_heard h = { .expect = bits >> 3, .small = (bits & 2) != 0, .hard = (bits & 1) != 0,
+                           .got = got, .truncated = truncated, .pieces = (bits & 4) != 0 };
+    if (h.pieces) {
+        h.got = h.expect;
+        h.expect = 0;
+        h.truncated = h.got > room;
+    }
+    return h;
 }
 
 /* Both ends see the same four sizes: what each sends (the sender's own,

@@ -27,6 +27,9 @@
  *     "leaves early": they count its pair as done or not as before, but
  *     exchange no verdict and no late block with it, and a call with such
  *     a process never goes on to the agreement.
+ *     Where its block is larger than an eager message (between nodes,
+ *     IG_OPENING_PIECE_BYTES) it sends it in pieces that each fit one
+ *     (below), so that its sends complete before its receivers arrive.
  *   - Any other process exchanges one more small message (the verdict)
  *     with each peer whose pair is not done -- the same pairs seen from
  *     both ends -- saying whether none of its own pairs is done (and
@@ -38,6 +41,19 @@
  *     Otherwise some processes may have left, and the rest finish the
  *     direct algorithm pair by pair: every process that did not send its
  *     block in the opening sends it now to every peer, which receives it.
+ *
+ * Pieces: above the MPI library's eager limit a send does not complete
+ * before its receive is posted (rendezvous), so a sender that leaves early
+ * would wait for its latest receiver after all (root gathering's senders
+ * wait only for their own root: it won the arrival runs at 256 KiB; eager
+ * sends made intergather 2.4x faster there, docs/performance.md).  Such a
+ * sender's round-one message is then the first piece, and its tag carries
+ * the block's size instead of what the sender expects (which is nothing);
+ * the other pieces follow with IG_OPENING_TAG_PIECE.  A receiver reads the
+ * size from the tag, so it receives exactly as many pieces as come, also
+ * in an erroneous call, and judges the pair with the block's whole size.
+ * Whether to cut is the sender's own choice: its receivers read it from
+ * the tag, so nobody else has to take it alike.
  *
  * Why this never strands a process: every message of the opening has a
  * receiver that posts it (round one: all pairs; the verdict: pairs both
@@ -60,13 +76,24 @@
 /* Tags of the opening's messages on the communicator's private copy of
  * the inter-communicator (comm_cache.h).  Round-one tags are
  * IG_OPENING_TAG_FIRST and above; the two later messages have their own. */
-enum { IG_OPENING_TAG_VERDICT = 1, IG_OPENING_TAG_LATE = 2, IG_OPENING_TAG_FIRST = 16 };
+enum { IG_OPENING_TAG_VERDICT = 1, IG_OPENING_TAG_LATE = 2, IG_OPENING_TAG_PIECE = 3, IG_OPENING_TAG_FIRST = 16 };
 
 /* The largest block size a tag names exactly; a small process sends and
  * expects less (so every size in a done pair is exact).  The tags then
- * stay below 2^28 + 16, within any Open MPI's MPI_TAG_UB. */
+ * stay below 2^29 + 16, within any Open MPI's MPI_TAG_UB. */
 #define IG_OPENING_MAX_BYTES ((int64_t)((1 << 26) - 1))
-#define IG_OPENING_TAG_CEILING (IG_OPENING_TAG_FIRST + (1 << 28))
+#define IG_OPENING_TAG_CEILING (IG_OPENING_TAG_FIRST + (1 << 29))
+
+/* The size of a piece (above): below Open MPI's TCP eager limit (64 KiB,
+ * less the message header), so each piece is sent eagerly where the limit
+ * is the default or larger; where a site lowered it the pieces are sent as
+ * the whole block would be, only in more messages. */
+#define IG_OPENING_PIECE_BYTES ((int64_t)61440)
+
+static inline int64_t ig_opening_piece_count(int64_t bytes)
+{
+    return bytes <= 0 ? 1 : (bytes + IG_OPENING_PIECE_BYTES - 1) / IG_OPENING_PIECE_BYTES;
+}
 
 /* What a process brings to the opening. */
 typedef struct {
@@ -74,18 +101,22 @@ typedef struct {
     int64_t expect; /* bytes it expects from each process of the other group */
     int small;      /* its own sizes are served by the direct algorithm alone: it sends its block now */
     int hard;       /* its arguments cannot be used point to point: it sends and receives nothing */
+    int pieces;     /* it leaves early and sends its block in pieces (only then: ig_opening_tag) */
 } ig_opening_self;
 
 /* What it learned from one peer in round one. */
 typedef struct {
     int64_t expect; /* what the peer expects from this process's group (exact when small) */
     int small, hard;
-    int64_t got;    /* bytes of the peer's block received (when small) */
+    int64_t got;    /* bytes of the peer's block received (when small; in pieces, the whole block's) */
     int truncated;  /* the peer's block exceeded what this process expects */
+    int pieces;     /* the peer sends its block in pieces: more follow the first */
 } ig_opening_heard;
 
 int ig_opening_tag(const ig_opening_self *self);
-ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated);
+/* What a receiver that expects `room` bytes learns from a round-one
+ * message with this tag, `got` bytes received, truncated or not. */
+ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated, int64_t room);
 
 /* Whether a process leaves early (above): small, and expects nothing. */
 static inline int ig_opening_self_leaves_early(const ig_opening_self *self)

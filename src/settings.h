@@ -37,6 +37,8 @@
 #define IG_ALGORITHM_AUTO (-1)
 #define IG_ALGORITHM_NATIVE (-2)
 
+enum { IG_OPENING_OFF = 0, IG_OPENING_ON = 1, IG_OPENING_PIECES = 2 };
+
 typedef enum {
     IG_TOPOLOGY_FULLY_CONNECTED = 0,
     IG_TOPOLOGY_RING,
@@ -86,7 +88,10 @@ typedef struct {
      * the default between nodes, not within one. */
     int net_measure, shm_measure;
     /* INTERGATHER_OPENING: whether MPI_Allgather calls start with the
-     * opening round (opening_plan.h), on (1, the default) or off. */
+     * opening round (opening_plan.h): IG_OPENING_ON (the default; an early
+     * sender cuts its block into eager pieces between nodes only),
+     * IG_OPENING_OFF, or IG_OPENING_PIECES (cuts also within a node: for
+     * tests on one machine, and transports whose eager limit is higher). */
     int opening;
     /* Not from the environment: whether the MPI library's intra-communicator
      * MPI_Allgatherv is correct when its members' receive types differ in
@@ -115,7 +120,8 @@ int ig_parse_group_stage(const char *text, ig_group_stage *out);
 int ig_parse_many_senders(const char *text, ig_many_senders *out);
 int ig_parse_algorithm(const char *text, int *out);
 /* "on" (1) or "off" (0). */
-int ig_parse_on_off(const char *text, int *out);
+/* INTERGATHER_OPENING: on, off (1, 0) or pieces. */
+int ig_parse_opening(const char *text, int *out);
 /* "ts=5e-6,tw=1e-10,to=1e-6": any of the three keys, in seconds (tw: per
  * byte), each a non-negative number; keys left out keep *out's value. */
 int ig_parse_model(const char *text, ig_cost_params *out);

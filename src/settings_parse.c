@@ -74,7 +74,11 @@ static const word_value ring_schedule_words[] = { { "optimal", IG_RING_OPTIMAL }
 static const word_value group_stage_words[] = {
     { "auto", IG_GROUP_STAGE_AUTO }, { "mpi", IG_GROUP_STAGE_MPI }, { "ring", IG_GROUP_STAGE_RING }
 };
-static const word_value on_off_words[] = { { "on", 1 }, { "off", 0 }, { "1", 1 }, { "0", 0 } };
+static const word_value opening_words[] = { { "on", IG_OPENING_ON },
+                                            { "off", IG_OPENING_OFF },
+                                            { "1", IG_OPENING_ON },
+                                            { "0", IG_OPENING_OFF },
+                                            { "pieces", IG_OPENING_PIECES } };
 static const word_value many_senders_words[] = { { "spread", IG_MANY_SENDERS_SPREAD }, { "join", IG_MANY_SENDERS_JOIN } };
 
 /* Parse into an enum through an int (enums may be narrower). */
@@ -91,7 +95,7 @@ int ig_parse_topology(const char *text, ig_topology *out) { PARSE_INTO(text, top
 int ig_parse_ring_schedule(const char *text, ig_ring_kind *out) { PARSE_INTO(text, ring_schedule_words, out); }
 int ig_parse_group_stage(const char *text, ig_group_stage *out) { PARSE_INTO(text, group_stage_words, out); }
 int ig_parse_many_senders(const char *text, ig_many_senders *out) { PARSE_INTO(text, many_senders_words, out); }
-int ig_parse_on_off(const char *text, int *out) { PARSE_INTO(text, on_off_words, out); }
+int ig_parse_opening(const char *text, int *out) { PARSE_INTO(text, opening_words, out); }
 
 const char *ig_topology_name(ig_topology t) { return name_of(t, WORDS(topology_words)); }
 const char *ig_ring_schedule_name(ig_ring_kind s) { return name_of(s, WORDS(ring_schedule_words)); }
@@ -248,7 +252,7 @@ void ig_settings_defaults(ig_settings *s)
     s->net_measure = 1;
     s->shm_measure = 0;
     s->mpi_allgatherv_mixed_types = 1;
-    s->opening = 1;
+    s->opening = IG_OPENING_ON;
 }
 
 /* "auto, native or an algorithm: " and the table's names, for the warning
@@ -290,8 +294,8 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
     if (ig_setting_is_set(v = lookup(IG_ENV_SHM_MODEL)) &&
         ig_parse_model_or_measure(v, &s->shm_measure, &s->shm_model) != 0)
         warn(IG_ENV_SHM_MODEL, v, "measure, or ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=1e-6,tw=2e-10,to=3e-7");
-    if (ig_setting_is_set(v = lookup(IG_ENV_OPENING)) && ig_parse_on_off(v, &s->opening) != 0)
-        warn(IG_ENV_OPENING, v, "on or off");
+    if (ig_setting_is_set(v = lookup(IG_ENV_OPENING)) && ig_parse_opening(v, &s->opening) != 0)
+        warn(IG_ENV_OPENING, v, "on, off or pieces");
 }
 
 uint64_t ig_settings_fingerprint(const ig_settings *s)

@@ -19,6 +19,16 @@
  *   large        the left group sends LARGE ints to the right group (half
  *                duplex; where the model does not choose the direct
  *                algorithm alone, the call goes on to the agreement)
+ * With "pieces" (run with INTERGATHER_OPENING=pieces and the direct
+ * algorithm, so that the left group, which expects nothing, leaves early
+ * and sends blocks above 60 KiB in eager pieces), half duplex:
+ *   pieces-whole    LARGE ints (5 pieces), MPI_INT on both sides
+ *   pieces-strided  PIECED ints (2 pieces) received into a strided vector
+ *                   type (through the receiver's packed copy)
+ *   pieces-long     left rank 0 sends 2 PIECED ints where PIECED are
+ *                   expected: the right group reports MPI_ERR_TRUNCATE
+ *   pieces-short    left rank 0 sends SHORTER ints (still 2 pieces):
+ *                   every process succeeds, its ints arrive
  * With "hard" (where the opening round applies: the MPI library would
  * leave the other processes waiting on such calls):
  *   hard-count   left rank 0 passes a send count of -1: it reports
@@ -36,6 +46,8 @@
 
 #define N 256
 #define LARGE 65536
+#define PIECED 20000
+#define SHORTER 16000
 
 typedef struct {
     MPI_Comm inter;
@@ -152,6 +164,51 @@ static void large(ctx *c)
         check(c, "large", LARGE, LARGE, -1);
 }
 
+/* Half duplex from the left group: left rank 0 sends `first` ints, the
+ * others `count`; the right group expects `count` into `rtype` blocks. */
+static int half_from_left(ctx *c, int first, int count, int rcount, MPI_Datatype rtype)
+{
+    fill(c, first > count ? first : count);
+    if (c->is_left)
+        return MPI_Allgather(c->sbuf, left0(c) ? first : count, MPI_INT, c->rbuf, 0, MPI_INT, c->inter);
+    return MPI_Allgather(c->sbuf, 0, MPI_INT, c->rbuf, rcount, rtype, c->inter);
+}
+
+static void pieces(ctx *c)
+{
+    expect_class(half_from_left(c, LARGE, LARGE, LARGE, MPI_INT), MPI_SUCCESS, c, "pieces-whole");
+    if (!c->is_left)
+        check(c, "pieces-whole", LARGE, LARGE, -1);
+    plain(c, "pieces-whole");
+
+    MPI_Datatype strided;
+    MPI_Type_vector(PIECED, 1, 2, MPI_INT, &strided);
+    MPI_Type_commit(&strided);
+    expect_class(half_from_left(c, PIECED, PIECED, 1, strided), MPI_SUCCESS, c, "pieces-strided");
+    for (int s = 0; s < c->nremote && !c->is_left; s++)
+        for (int i = 0; i < PIECED; i++) {
+            int got = c->rbuf[(size_t)s * (2 * PIECED - 1) + 2 * (size_t)i], want = value(1, s, i);
+            if (got != want)
+                TEST_FAIL("pieces-strided: rank %d, block of remote %d, int %d: %d, expected %d", c->rank, s, i, got,
+                          want);
+        }
+    MPI_Type_free(&strided);
+    plain(c, "pieces-strided");
+
+    expect_class(half_from_left(c, 2 * PIECED, PIECED, PIECED, MPI_INT), c->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE,
+                 c, "pieces-long");
+    if (!c->is_left)
+        check(c, "pieces-long", PIECED, PIECED, 0);
+    plain(c, "pieces-long");
+
+    expect_class(half_from_left(c, SHORTER, PIECED, PIECED, MPI_INT), MPI_SUCCESS, c, "pieces-short");
+    if (!c->is_left) {
+        check(c, "pieces-short", PIECED, PIECED, 0);
+        check(c, "pieces-short (left rank 0's shorter block)", SHORTER, PIECED, -1);
+    }
+    plain(c, "pieces-short");
+}
+
 static void hard_count(ctx *c)
 {
     fill(c, N);
@@ -188,7 +245,11 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     ctx c;
-    int left = argc > 1 ? atoi(argv[1]) : 2, hard = argc > 2 && strcmp(argv[2], "hard") == 0;
+    int left = argc > 1 ? atoi(argv[1]) : 2, hard = 0, in_pieces = 0;
+    for (int a = 2; a < argc; a++) {
+        hard |= strcmp(argv[a], "hard") == 0;
+        in_pieces |= strcmp(argv[a], "pieces") == 0;
+    }
     c.inter = test_intercomm(left, &c.is_left);
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
     MPI_Comm_rank(c.inter, &c.lrank);
@@ -200,6 +261,10 @@ int main(int argc, char **argv)
         TEST_FAIL("out of memory");
 
     plain(&c, "nothing");
+    if (in_pieces) {
+        pieces(&c);
+        goto done;
+    }
     mixed_types(&c);
     plain(&c, "mixed-types");
     short_one(&c);
@@ -217,6 +282,7 @@ int main(int argc, char **argv)
         plain(&c, "hard-type");
     }
 
+done:
     MPI_Barrier(MPI_COMM_WORLD);
     if (c.rank == 0)
         printf("PASS opening\n");

@@ -31,3 +31,17 @@ for np_left in "4 2" "4 1" "4 3" "7 3" "8 4"; do
     fi
     echo "ok np=$1 left=$2: ended $(summary_total ended), pair by pair $(summary_total pair-by-pair), went on $(summary_total went-on)"
 done
+
+# Pieces (opening_plan.h): a left group that expects nothing leaves early
+# and, with INTERGATHER_OPENING=pieces, sends blocks above 60 KiB in eager
+# pieces even on this one node; every left process cuts its block in each
+# of the four scenarios, and every byte is checked as above.
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+    for np_left in "4 2" "7 3"; do
+        set -- $np_left
+        INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct run_preloaded "$1" "$TESTS_BIN/opening" "$2" pieces
+        expect_pass opening
+        expect_total in-pieces -eq $((4 * $2))
+        echo "ok pieces np=$1 left=$2: in pieces $(summary_total in-pieces), ended $(summary_total ended)"
+    done
+fi

@@ -33,12 +33,16 @@ typedef struct {
 
 static int group_of(const layout *l, int i) { return i < l->n[0] ? 0 : 1; }
 
+/* What the receiver sees of the sender's round-one message: a sender in
+ * pieces sends only its first piece there (the tag then names the whole). */
 static ig_opening_heard heard_by(const layout *l, int receiver, int sender)
 {
     const ig_opening_self *s = &l->self[sender], *r = &l->self[receiver];
     int64_t bytes = s->small ? s->send : 0, room = r->hard ? 0 : r->expect;
+    if (s->pieces && bytes > IG_OPENING_PIECE_BYTES)
+        bytes = IG_OPENING_PIECE_BYTES;
     int truncated = bytes > room;
-    return ig_opening_heard_from(ig_opening_tag(s), truncated ? room : bytes, truncated);
+    return ig_opening_heard_from(ig_opening_tag(s), truncated ? room : bytes, truncated, room);
 }
 
 enum { ENDED, GO_ON, PAIR_BY_PAIR };
@@ -129,14 +133,18 @@ static void simulate(const layout *l)
 }
 
 /* Views a process may bring: sizes 0, 8, 16, beyond the tag's cap; small
- * or not where it may be; or unusable arguments. */
-static int view_count(void) { return 4 * 4 * 2 + 1; }
+ * or not where it may be; or unusable arguments; or a sender that leaves
+ * early with 8 or 16 bytes in pieces (the pieces' size plays no part in
+ * the judgement: the tag carries the whole block's). */
+static int view_count(void) { return 4 * 4 * 2 + 3; }
 
 static ig_opening_self view(int v)
 {
     static const int64_t sizes[4] = { 0, 8, 16, BIG };
     if (v == 4 * 4 * 2)
         return (ig_opening_self){ .hard = 1 };
+    if (v > 4 * 4 * 2)
+        return (ig_opening_self){ .send = sizes[v - 4 * 4 * 2], .small = 1, .pieces = 1 };
     ig_opening_self s = { .send = sizes[v % 4], .expect = sizes[(v / 4) % 4], .small = v / 16 };
     if (s.send >= IG_OPENING_MAX_BYTES || s.expect >= IG_OPENING_MAX_BYTES)
         s.small = 0; /* never small beyond the cap (ig_decide_opening_sends) */
@@ -187,12 +195,44 @@ START_TEST(tags_carry_what_a_pair_compares)
             ig_opening_self s = { .send = 3, .expect = expects[e], .small = small };
             int tag = ig_opening_tag(&s);
             REQUIRE(tag >= IG_OPENING_TAG_FIRST && tag < IG_OPENING_TAG_CEILING, "tag %d out of range", tag);
-            ig_opening_heard h = ig_opening_heard_from(tag, 3, 0);
-            REQUIRE(h.expect == expects[e] && h.small == small && !h.hard, "tag %d decoded wrongly", tag);
+            ig_opening_heard h = ig_opening_heard_from(tag, 3, 0, 3);
+            REQUIRE(h.expect == expects[e] && h.small == small && !h.hard && !h.pieces, "tag %d decoded wrongly", tag);
         }
     ig_opening_self hard = { .hard = 1 }, huge = { .expect = BIG };
-    REQUIRE(ig_opening_heard_from(ig_opening_tag(&hard), 0, 0).hard, "hard lost");
+    REQUIRE(ig_opening_heard_from(ig_opening_tag(&hard), 0, 0, 0).hard, "hard lost");
     REQUIRE(ig_opening_tag(&huge) < IG_OPENING_TAG_CEILING, "a huge expectation leaves the tag range");
+}
+END_TEST
+
+/* A sender in pieces: its tag carries its block's size, which the receiver
+ * compares with what it expects, whatever the first piece brought. */
+START_TEST(pieces_carry_the_block_size)
+{
+    int64_t sends[] = { IG_OPENING_PIECE_BYTES + 1, 4 << 20, IG_OPENING_MAX_BYTES - 1 };
+    for (int i = 0; i < 3; i++) {
+        ig_opening_self s = { .send = sends[i], .small = 1, .pieces = 1 };
+        int tag = ig_opening_tag(&s);
+        REQUIRE(tag >= IG_OPENING_TAG_FIRST && tag < IG_OPENING_TAG_CEILING, "tag %d out of range", tag);
+        ig_opening_heard fits = ig_opening_heard_from(tag, IG_OPENING_PIECE_BYTES, 0, sends[i]);
+        REQUIRE(fits.pieces && fits.small && fits.expect == 0 && fits.got == sends[i] && !fits.truncated,
+                "a block of %lld in pieces decoded wrongly", (long long)sends[i]);
+        ig_opening_self receiver = { .expect = sends[i], .small = 1 };
+        REQUIRE(ig_opening_pair_done(&receiver, &fits), "a correct pair in pieces is not done");
+        ig_opening_heard longer = ig_opening_heard_from(tag, IG_OPENING_PIECE_BYTES, 0, sends[i] - 1);
+        REQUIRE(longer.truncated, "a block in pieces larger than expected is not flagged truncated");
+        receiver.expect = sends[i] + 1;
+        ig_opening_heard shorter = ig_opening_heard_from(tag, IG_OPENING_PIECE_BYTES, 0, sends[i] + 1);
+        REQUIRE(!shorter.truncated && !ig_opening_pair_done(&receiver, &shorter),
+                "a shorter block in pieces makes a done pair");
+    }
+    /* Only a sender that leaves early (it expects nothing) may say pieces. */
+    ig_opening_self receives_too = { .send = 1 << 20, .expect = 8, .small = 1, .pieces = 1 };
+    REQUIRE(!ig_opening_heard_from(ig_opening_tag(&receives_too), 8, 0, 1 << 20).pieces,
+            "a process that expects blocks sent a pieces tag");
+    REQUIRE(ig_opening_piece_count(1) == 1 && ig_opening_piece_count(IG_OPENING_PIECE_BYTES) == 1 &&
+                ig_opening_piece_count(IG_OPENING_PIECE_BYTES + 1) == 2 &&
+                ig_opening_piece_count(262144) == 5,
+            "piece counts");
 }
 END_TEST
 
@@ -245,6 +285,7 @@ int main(void)
     tcase_add_test(tc, every_layout_up_to_four_processes);
     tcase_add_test(tc, random_layouts_of_six);
     tcase_add_test(tc, tags_carry_what_a_pair_compares);
+    tcase_add_test(tc, pieces_carry_the_block_size);
     tcase_add_test(tc, small_is_joint_and_direct);
     suite_add_tcase(suite, tc);
     return ig_run_suite(suite);

@@ -414,13 +414,15 @@ END_TEST
 
 START_TEST(opening_words)
 {
-    int on = 1;
-    ck_assert_int_eq(ig_parse_on_off("off", &on), 0);
-    ck_assert_int_eq(on, 0);
-    ck_assert_int_eq(ig_parse_on_off("1", &on), 0);
-    ck_assert_int_eq(on, 1);
-    ck_assert_int_eq(ig_parse_on_off("maybe", &on), -1);
-    ck_assert_int_eq(on, 1);
+    int on = IG_OPENING_ON;
+    ck_assert_int_eq(ig_parse_opening("off", &on), 0);
+    ck_assert_int_eq(on, IG_OPENING_OFF);
+    ck_assert_int_eq(ig_parse_opening("1", &on), 0);
+    ck_assert_int_eq(on, IG_OPENING_ON);
+    ck_assert_int_eq(ig_parse_opening("pieces", &on), 0);
+    ck_assert_int_eq(on, IG_OPENING_PIECES);
+    ck_assert_int_eq(ig_parse_opening("maybe", &on), -1);
+    ck_assert_int_eq(on, IG_OPENING_PIECES);
 }
 END_TEST
 
