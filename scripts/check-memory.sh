@@ -4,7 +4,8 @@
 #     preloaded after libasan, runs the allgather and allgatherv matrices
 #     (both topologies, and the relay forced: by default it runs between
 #     nodes only), the communicator churn and the fallbacks, a forced chain
-#     that grows its pair's room, the join plan and the opening round; any
+#     that grows its pair's room, the join plan and the opening round (also
+#     with blocks sent in pieces); any
 #     invalid access fails.  Leak detection is left to valgrind: Open MPI
 #     unloads its components at finalize, after which LeakSanitizer cannot
 #     tell whose allocation a leak was and blames whatever module it finds.
@@ -62,6 +63,7 @@ INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct asan_run 10 "$top/tests/mpi
 # The opening round: calls that end in it, go on, or finish pair by pair.
 asan_run 4 "$top/tests/mpi/opening" 2 hard
 asan_run 7 "$top/tests/mpi/opening" 3 hard
+INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct asan_run 5 "$top/tests/mpi/opening" 2 pieces
 # The relay runs by default between nodes only: forced here.
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 1000
 # Types decoded constructor by constructor (src/type_order.c).
@@ -107,6 +109,7 @@ done
 export INTERGATHER_TOPOLOGY=fully-connected
 INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$top/tests/mpi/early_post" 2
 vg_run "opening round" 4 "$top/tests/mpi/opening" 2 hard
+INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct vg_run "opening in pieces" 4 "$top/tests/mpi/opening" 2 pieces
 INTERGATHER_ALGORITHM=relay vg_run "relay" 4 "$top/tests/mpi/allgather_matrix" 1 1000
 INTERGATHER_ALGORITHM=relay vg_run "type order" 4 "$top/tests/mpi/type_order" 1+3,3+1 3
 vg_run "truncation" 4 "$top/tests/mpi/truncate" 3 16 full
