@@ -224,7 +224,6 @@ static int round_one(opening *o)
         }
         o->done[j] = ig_opening_pair_done(&o->self, &o->heard[j]);
         o->n_done += o->done[j];
-        o->truncated |= truncated;
         o->peer_hard |= o->heard[j].hard;
         o->mismatch |= !o->heard[j].hard && o->heard[j].expect != o->self.send;
         o->mismatch |= o->heard[j].small && (truncated || o->heard[j].got != o->self.expect);
