@@ -53,7 +53,7 @@ static void print_configuration(void)
            ig_ring_schedule_name(s->ring_schedule), IG_ENV_GROUP_ALLGATHER, ig_group_stage_name(s->group_stage),
            IG_ENV_MANY_SENDERS, ig_many_senders_name(s->many_senders), IG_ENV_NET_MODEL,
            model_text(s->net_measure, &s->net_model, net, sizeof net), IG_ENV_SHM_MODEL,
-           model_text(s->shm_measure, &s->shm_model, shm, sizeof shm), IG_ENV_OPENING, s->opening ? "on" : "off",
+           model_text(s->shm_measure, &s->shm_model, shm, sizeof shm), IG_ENV_OPENING, ig_opening_name(s->opening),
            IG_ENV_VERBOSE, s->verbose);
 }
 

@@ -133,6 +133,7 @@ const char *ig_topology_name(ig_topology t);
 const char *ig_ring_schedule_name(ig_ring_kind s);
 const char *ig_group_stage_name(ig_group_stage g);
 const char *ig_many_senders_name(ig_many_senders m);
+const char *ig_opening_name(int opening);
 const char *ig_algorithm_setting_name(int algorithm);
 
 /* The defaults, as if no variable were set. */

@@ -101,6 +101,7 @@ const char *ig_topology_name(ig_topology t) { return name_of(t, WORDS(topology_w
 const char *ig_ring_schedule_name(ig_ring_kind s) { return name_of(s, WORDS(ring_schedule_words)); }
 const char *ig_group_stage_name(ig_group_stage g) { return name_of(g, WORDS(group_stage_words)); }
 const char *ig_many_senders_name(ig_many_senders m) { return name_of(m, WORDS(many_senders_words)); }
+const char *ig_opening_name(int opening) { return name_of(opening, WORDS(opening_words)); }
 
 /* Every name of the table of algorithms, plus "auto" and "native". */
 int ig_parse_algorithm(const char *text, int *out)

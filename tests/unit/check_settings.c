@@ -423,6 +423,10 @@ START_TEST(opening_words)
     ck_assert_int_eq(on, IG_OPENING_PIECES);
     ck_assert_int_eq(ig_parse_opening("maybe", &on), -1);
     ck_assert_int_eq(on, IG_OPENING_PIECES);
+    /* the names the "active:" line prints: pieces is not "on" */
+    ck_assert_str_eq(ig_opening_name(IG_OPENING_OFF), "off");
+    ck_assert_str_eq(ig_opening_name(IG_OPENING_ON), "on");
+    ck_assert_str_eq(ig_opening_name(IG_OPENING_PIECES), "pieces");
 }
 END_TEST
 
