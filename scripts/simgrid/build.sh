@@ -9,13 +9,15 @@
 #   IG_SIM_DRIVER  driver source          (default bench/intergather_bench.c)
 #   SMPICC         compiler               (default smpicc)
 #   CFLAGS         extra flags            (default -O2)
+#   (SMPICC=mpicc IG_SIM_SHIM=0 builds the same core for real MPI: what
+#   tests/mpi/test_sim_core.sh does, so that a wrong glue list fails make check)
 #   IG_SIM_SHIM    1 (default): link smpi_flatten.c, which only saves host CPU
 #                  and memory (SMPI copies every message of a contiguous
 #                  derived type through a private buffer); 0: link the core
 #                  as it is.  check_shim.sh shows both give the same times.
 #
 # Only the algorithm core and its support are compiled: the interception glue
-# (entry_abi.c, entry_c.c, classify.c, runtime.c, comm_cache.c) has no meaning under SMPI,
+# (the list `glue` below) has no meaning under SMPI,
 # which has no inter-communicators; the driver calls the internal API of
 # include/intergather.h on MPI_COMM_WORLD instead.
 set -eu
