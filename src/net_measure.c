@@ -44,13 +44,13 @@ static int exchange(const ping_pong *pp, int bytes, int count, double *seconds)
         }
     }
     if (!pp->first)
-        ig_err_keep(&rc, PMPI_Waitall(count, req, MPI_STATUSES_IGNORE));
+        ig_err_keep(&rc, ig_waitall(count, req));
     /* The answer goes and comes whatever failed, so the other never waits
      * for it in vain. */
     ig_err_keep(&rc, pp->first ? PMPI_Recv(pp->buf, 1, MPI_BYTE, pp->peer, IG_TAG_MEASURE, pp->comm, MPI_STATUS_IGNORE)
                                : PMPI_Send(pp->buf, 1, MPI_BYTE, pp->peer, IG_TAG_MEASURE, pp->comm));
     if (pp->first)
-        ig_err_keep(&rc, PMPI_Waitall(count, req, MPI_STATUSES_IGNORE));
+        ig_err_keep(&rc, ig_waitall(count, req));
     *seconds = PMPI_Wtime() - start;
     return rc;
 }

@@ -63,7 +63,7 @@ END_TEST
  * parameter negative gives zero. */
 START_TEST(fit_recovers_parameters)
 {
-    const ig_cost_params truth[] = { { 2.3e-4, 8.4e-8, 7.6e-5 }, { 5e-6, 1e-10, 1e-6 }, { 1e-6, 2e-10, 0 } };
+    const ig_cost_params truth[] = { { 2.3e-4, 8.4e-8, 7.6e-5, 0 }, { 5e-6, 1e-10, 1e-6, 0 }, { 1e-6, 2e-10, 0, 0 } };
     for (size_t i = 0; i < sizeof truth / sizeof truth[0]; i++) {
         const ig_cost_params *c = &truth[i];
         double one_way = c->ts + c->to, bytes = 262144, piece = 4096, reply = one_way + c->tw;
