@@ -119,7 +119,6 @@ int ig_parse_ring_schedule(const char *text, ig_ring_kind *out);
 int ig_parse_group_stage(const char *text, ig_group_stage *out);
 int ig_parse_many_senders(const char *text, ig_many_senders *out);
 int ig_parse_algorithm(const char *text, int *out);
-/* "on" (1) or "off" (0). */
 /* INTERGATHER_OPENING: on, off (1, 0) or pieces. */
 int ig_parse_opening(const char *text, int *out);
 /* "ts=5e-6,tw=1e-10,to=1e-6": any of the three keys, in seconds (tw: per
