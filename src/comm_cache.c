@@ -16,6 +16,8 @@ struct ig_comm_cache {
     MPI_Comm merged;  /* both groups, from MPI_Intercomm_merge; kept to build directions */
     MPI_Comm opening; /* a private copy of the inter-communicator: the opening round's (opening.c) */
     ig_opening_memo opening_memo;
+    ig_opening_left opening_left; /* receives a process that left early did not wait for */
+    ig_comm_cache *prev, *next;   /* the list of live caches, to settle them at finalize */
     int local_size, remote_size, local_rank;
     int settings_agree;
     int nodes; /* nodes both groups span */
@@ -38,6 +40,36 @@ static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .opening = MPI_
 static int cache_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Every cache built and not yet destroyed (under live_lock): at finalize
+ * the receives left on communicators the program never freed are settled
+ * (opening_left.h). */
+static ig_comm_cache *live;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void live_add(ig_comm_cache *cache)
+{
+    pthread_mutex_lock(&live_lock);
+    cache->prev = NULL;
+    cache->next = live;
+    if (live != NULL)
+        live->prev = cache;
+    live = cache;
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(ig_comm_cache *cache)
+{
+    pthread_mutex_lock(&live_lock);
+    if (cache->prev != NULL)
+        cache->prev->next = cache->next;
+    else if (live == cache)
+        live = cache->next;
+    if (cache->next != NULL)
+        cache->next->prev = cache->prev;
+    cache->prev = cache->next = NULL;
+    pthread_mutex_unlock(&live_lock);
+}
+
 /* What the cache holds, not its storage. */
 static void cache_clear(ig_comm_cache *cache)
 {
@@ -45,6 +77,8 @@ static void cache_clear(ig_comm_cache *cache)
         if (cache->direction[d] != NULL)
             ig_pair_release(cache->direction[d]);
     ig_private_comm_free(&cache->local_group);
+    if (cache->opening != MPI_COMM_NULL)
+        ig_opening_left_settle(&cache->opening_left, cache->opening, 1);
     ig_private_comm_free(&cache->opening);
     ig_private_comm_free(&cache->merged);
     free(cache->records);
@@ -55,6 +89,7 @@ static void cache_destroy(ig_comm_cache *cache)
 {
     if (cache == &without_memory)
         return;
+    live_remove(cache);
     cache_clear(cache);
     free(cache);
 }
@@ -78,6 +113,10 @@ static int keyval_get(int *keyval)
 
 void ig_comm_cache_shutdown(void)
 {
+    pthread_mutex_lock(&live_lock);
+    for (ig_comm_cache *cache = live; cache != NULL; cache = cache->next)
+        ig_opening_left_settle(&cache->opening_left, cache->opening, 1);
+    pthread_mutex_unlock(&live_lock);
     pthread_mutex_lock(&keyval_lock);
     if (cache_keyval != MPI_KEYVAL_INVALID)
         PMPI_Comm_free_keyval(&cache_keyval);
@@ -220,6 +259,8 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
         cache_destroy(cache);
         return rc;
     }
+    if (cache != &without_memory)
+        live_add(cache);
     *out = cache;
     return MPI_SUCCESS;
 }
@@ -272,6 +313,8 @@ MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged
 MPI_Comm ig_comm_cache_opening(const ig_comm_cache *cache) { return cache->opening; }
 
 ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache) { return &cache->opening_memo; }
+
+ig_opening_left *ig_comm_cache_opening_left(ig_comm_cache *cache) { return &cache->opening_left; }
 
 int ig_comm_cache_nodes(const ig_comm_cache *cache) { return cache->nodes; }
 

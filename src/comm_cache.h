@@ -7,6 +7,7 @@
 #ifndef IG_COMM_CACHE_H
 #define IG_COMM_CACHE_H
 
+#include "opening_left.h"
 #include "pair.h"
 #include "settings.h"
 
@@ -81,6 +82,12 @@ typedef struct {
 } ig_opening_memo;
 ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache);
 
+/* The round-one receives this process left to complete when it last left
+ * an opening early (opening_left.h).  The cache settles them when the
+ * communicator is freed, and ig_comm_cache_shutdown those of every
+ * communicator still alive. */
+ig_opening_left *ig_comm_cache_opening_left(ig_comm_cache *cache);
+
 /* How many nodes (shared-memory domains) the two groups span, the same on
  * every process. */
 int ig_comm_cache_nodes(const ig_comm_cache *cache);
@@ -93,7 +100,8 @@ int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **pair);
  * collective: for a process acting before the call's agreement). */
 ig_pair *ig_comm_cache_pair_built(const ig_comm_cache *cache, int local_sends);
 
-/* At finalize: release the keyval. */
+/* At finalize: settle the receives left on every communicator still
+ * alive, and release the keyval. */
 void ig_comm_cache_shutdown(void);
 
 #endif

@@ -111,16 +111,33 @@ static int post_early_sends(opening *o, int64_t pieces, MPI_Request *sends)
     return rc;
 }
 
+/* A block that came to a process which had left early expecting nothing
+ * (an erroneous call, found when its receives were settled), explained
+ * once per process: MPI would report MPI_ERR_TRUNCATE on that call, which
+ * this process had left without waiting to see it. */
+static void explain_sent_in_vain(void)
+{
+    static atomic_int told;
+    ig_stats_erroneous();
+    if (atomic_exchange(&told, 1))
+        return;
+    ig_log("MPI_Allgather: a remote process sent a block to this process, which expected nothing (an erroneous "
+           "program; MPI would report MPI_ERR_TRUNCATE): it had already left that call, which returned "
+           "MPI_SUCCESS; the block was dropped (world rank %d)",
+           ig_world_rank());
+}
+
 /* A process that leaves early (opening_plan.h): its blocks sent, its
  * receives left to complete on their own.  They take nothing (it expects
  * nothing: a block sent to it is truncated to nothing), into no buffer of
  * the call's, and each matches the one round-one message its peer sends
  * on this communicator in this call: posted before this process's later
- * receives, it meets that message first. */
-static int leave_early(opening *o)
+ * receives, it meets that message first.  They are kept in `left` until
+ * settled (opening_left.h), those already complete as it leaves. */
+static int leave_early(opening *o, ig_opening_left *left)
 {
     static char nothing;
-    MPI_Request recvs[MAX_REMOTE], one_each[MAX_REMOTE], *sends = one_each;
+    MPI_Request one_each[MAX_REMOTE], *sends = one_each;
     int64_t pieces = o->self.pieces ? ig_opening_piece_count(o->self.send) : 1;
     if (pieces > 1 && (sends = malloc(sizeof *sends * (size_t)(pieces * o->remote))) == NULL) {
         sends = one_each; /* no room to track the pieces: the block goes whole, as the tag then says */
@@ -130,9 +147,10 @@ static int leave_early(opening *o)
     int rc = MPI_SUCCESS;
     for (int64_t i = 0; i < pieces * o->remote; i++)
         sends[i] = MPI_REQUEST_NULL;
+    left->n = o->remote;
     for (int j = 0; j < o->remote; j++) {
-        recvs[j] = MPI_REQUEST_NULL;
-        ig_err_keep(&rc, PMPI_Irecv(&nothing, 0, MPI_BYTE, j, MPI_ANY_TAG, o->comm, &recvs[j]));
+        left->recv[j] = MPI_REQUEST_NULL;
+        ig_err_keep(&rc, PMPI_Irecv(&nothing, 0, MPI_BYTE, j, MPI_ANY_TAG, o->comm, &left->recv[j]));
     }
     ig_err_keep(&rc, post_early_sends(o, pieces, sends));
     ig_err_keep(&rc, ig_waitall((int)(pieces * o->remote), sends));
@@ -140,9 +158,8 @@ static int leave_early(opening *o)
         free(sends);
     if (o->self.pieces)
         ig_stats_opening(IG_OPENING_STAT_IN_PIECES);
-    for (int j = 0; j < o->remote; j++)
-        if (recvs[j] != MPI_REQUEST_NULL)
-            PMPI_Request_free(&recvs[j]);
+    if (ig_opening_left_settle(left, o->comm, 0))
+        explain_sent_in_vain();
     return rc;
 }
 
@@ -337,7 +354,11 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, c
 ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
     opening o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size };
+    ig_opening_left *left = ig_comm_cache_opening_left(cache);
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
+    /* Before any receive of this call, what an earlier call left. */
+    if (ig_opening_left_settle(left, o.comm, 1))
+        explain_sent_in_vain();
     PMPI_Comm_rank(c->comm, &o.local_rank);
     o.self.hard = c->hard_error != MPI_SUCCESS;
     o.self.send = o.self.hard ? 0 : c->send_bytes;
@@ -351,7 +372,7 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
     }
     o.self.pieces = cuts_into_pieces(&o, s, ig_comm_cache_nodes(cache));
     int early = ig_opening_self_leaves_early(&o.self);
-    *rc = early ? leave_early(&o) : round_one(&o);
+    *rc = early ? leave_early(&o, left) : round_one(&o);
     if (early || o.n_done == o.remote) {
         ig_stats_opening(IG_OPENING_STAT_ENDED);
         count_served(c);

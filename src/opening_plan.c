@@ -32,6 +32,14 @@ ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated, int6
     return h;
 }
 
+int64_t ig_opening_pieces_after(int tag)
+{
+    if (tag < IG_OPENING_TAG_FIRST)
+        return 0;
+    ig_opening_heard h = ig_opening_heard_from(tag, 0, 0, 0);
+    return h.pieces ? ig_opening_piece_count(h.got) - 1 : 0;
+}
+
 /* Both ends see the same four sizes: what each sends (the sender's own,
  * the receiver from the message) and what each expects (its own, the
  * other's from the tag, exact below the cap, which small sizes are). */

@@ -54,6 +54,9 @@
  * in an erroneous call, and judges the pair with the block's whole size.
  * Whether to cut is the sender's own choice: its receivers read it from
  * the tag, so nobody else has to take it alike.
+ * A receiver that leaves early (it expects nothing: the call is
+ * erroneous) does not read the tag in the call; it settles the pieces
+ * before its next round one on the communicator (opening_left.h).
  *
  * Why this never strands a process: every message of the opening has a
  * receiver that posts it (round one: all pairs; the verdict: pairs both
@@ -94,6 +97,11 @@ static inline int64_t ig_opening_piece_count(int64_t bytes)
 {
     return bytes <= 0 ? 1 : (bytes + IG_OPENING_PIECE_BYTES - 1) / IG_OPENING_PIECE_BYTES;
 }
+
+/* How many messages tagged IG_OPENING_TAG_PIECE follow a round-one
+ * message with this tag from the same sender: the pieces after the
+ * first where the tag announces a block in pieces, otherwise none. */
+int64_t ig_opening_pieces_after(int tag);
 
 /* What a process brings to the opening. */
 typedef struct {

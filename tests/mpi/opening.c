@@ -29,6 +29,12 @@
  *                   expected: the right group reports MPI_ERR_TRUNCATE
  *   pieces-short    left rank 0 sends SHORTER ints (still 2 pieces):
  *                   every process succeeds, its ints arrive
+ *   pieces-to-nothing  twice in a row, the left group sends PIECED ints,
+ *                   the right group N, and every process expects
+ *                   nothing: both groups leave early, and the right
+ *                   group succeeds or reports MPI_ERR_TRUNCATE (it left
+ *                   without waiting for the blocks); the pieces it did
+ *                   not wait for must not reach the plain call after
  * With "hard" (where the opening round applies: the MPI library would
  * leave the other processes waiting on such calls):
  *   hard-count   left rank 0 passes a send count of -1: it reports
@@ -207,6 +213,14 @@ static void pieces(ctx *c)
         check(c, "pieces-short (left rank 0's shorter block)", SHORTER, PIECED, -1);
     }
     plain(c, "pieces-short");
+
+    for (int call = 0; call < 2; call++) {
+        fill(c, PIECED);
+        int rc = MPI_Allgather(c->sbuf, c->is_left ? PIECED : N, MPI_INT, c->rbuf, 0, MPI_INT, c->inter);
+        if (c->is_left || class_of(rc) != MPI_ERR_TRUNCATE)
+            expect_class(rc, MPI_SUCCESS, c, "pieces-to-nothing");
+    }
+    plain(c, "pieces-to-nothing");
 }
 
 static void hard_count(ctx *c)

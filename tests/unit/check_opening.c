@@ -236,6 +236,39 @@ START_TEST(pieces_carry_the_block_size)
 }
 END_TEST
 
+/* The pieces after a round-one message: as many as the sender sends after
+ * its first (ig_opening_piece_count - 1), read from the tag alone, as a
+ * process that left early settles them (opening_left.h) -- and the same
+ * number a receiver that stayed takes (from the size the tag names). */
+START_TEST(pieces_after_follow_the_tag)
+{
+    const int64_t sends[] = { IG_OPENING_PIECE_BYTES + 1, 2 * IG_OPENING_PIECE_BYTES, 262144, 80000,
+                              IG_OPENING_MAX_BYTES - 1 };
+    for (size_t i = 0; i < sizeof sends / sizeof sends[0]; i++) {
+        ig_opening_self s = { .send = sends[i], .small = 1, .pieces = 1 };
+        int tag = ig_opening_tag(&s);
+        int64_t after = ig_opening_pieces_after(tag);
+        REQUIRE(after == ig_opening_piece_count(sends[i]) - 1 && after >= 1,
+                "a block of %lld in pieces: %lld pieces after the first", (long long)sends[i], (long long)after);
+        for (int64_t room = 0; room <= sends[i]; room += sends[i]) {
+            ig_opening_heard h = ig_opening_heard_from(tag, room < IG_OPENING_PIECE_BYTES ? room : IG_OPENING_PIECE_BYTES,
+                                                       room == 0, room);
+            REQUIRE(h.pieces && ig_opening_piece_count(h.got) - 1 == after,
+                    "a receiver with room %lld takes another number of pieces", (long long)room);
+        }
+    }
+    /* No pieces follow any other round-one message, nor the later ones. */
+    const ig_opening_self others[] = { { .send = 8, .expect = 8, .small = 1 }, { .send = 1 << 20, .expect = 0 },
+                                       { .hard = 1 }, { .send = 0, .expect = 0, .small = 1 },
+                                       { .send = 1 << 20, .expect = 8, .small = 1, .pieces = 1 } };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        REQUIRE(ig_opening_pieces_after(ig_opening_tag(&others[i])) == 0, "pieces after round-one message %zu", i);
+    REQUIRE(ig_opening_pieces_after(IG_OPENING_TAG_VERDICT) == 0 && ig_opening_pieces_after(IG_OPENING_TAG_LATE) == 0 &&
+                ig_opening_pieces_after(IG_OPENING_TAG_PIECE) == 0,
+            "pieces after a message that is not of round one");
+}
+END_TEST
+
 /* ig_decide_opening_sends: the same answer from both groups of a correct
  * call, and "small" only where the agreed shape is served by direct alone. */
 START_TEST(small_is_joint_and_direct)
@@ -286,6 +319,7 @@ int main(void)
     tcase_add_test(tc, random_layouts_of_six);
     tcase_add_test(tc, tags_carry_what_a_pair_compares);
     tcase_add_test(tc, pieces_carry_the_block_size);
+    tcase_add_test(tc, pieces_after_follow_the_tag);
     tcase_add_test(tc, small_is_joint_and_direct);
     suite_add_tcase(suite, tc);
     return ig_run_suite(suite);
