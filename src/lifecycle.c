@@ -27,9 +27,10 @@ static int on_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
     const ig_settings *s = ig_settings_get();
     int rank = ig_world_rank();
     ig_private_comm_free(&probe_comm);
+    /* First, so that what settling finds is in the summary. */
+    ig_comm_cache_shutdown();
     if (s->verbose >= 2 || (s->verbose >= 1 && rank <= 0))
         ig_stats_report(rank);
-    ig_comm_cache_shutdown();
     PMPI_Comm_free_keyval(&finalize_keyval);
     return MPI_SUCCESS;
 }

@@ -11,6 +11,7 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_REMOTE (IG_OPENING_MAX_PROCS - 1)
 
@@ -92,39 +93,60 @@ static int cuts_into_pieces(opening *o, const ig_settings *s, int nodes)
 }
 
 /* Post the sends of a process that leaves early: to every peer its block,
- * in pieces if o->self.pieces (the first with the round-one tag), piece
- * by piece across the peers.  sends holds remote * pieces requests. */
-static int post_early_sends(opening *o, int64_t pieces, MPI_Request *sends)
+ * in pieces from `copy` if o->self.pieces (the first with the round-one
+ * tag), piece by piece across the peers.  sends holds remote * pieces
+ * requests, peer j's pieces at j * pieces. */
+static int post_early_sends(opening *o, int64_t pieces, const char *copy, MPI_Request *sends)
 {
     const ig_call *c = o->c;
     int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self);
     for (int64_t i = 0; i < pieces; i++)
         for (int k = 0; k < o->remote; k++) {
             int j = peer_of(o, k);
-            MPI_Request *req = &sends[i * o->remote + j];
+            MPI_Request *req = &sends[(int64_t)j * pieces + i];
             if (!o->self.pieces)
                 ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
             else
-                ig_err_keep(&rc, PMPI_Isend(piece_at((void *)o->send_bytes_at, i), piece_bytes(o->self.send, i),
-                                            MPI_BYTE, j, i == 0 ? tag : IG_OPENING_TAG_PIECE, o->comm, req));
+                ig_err_keep(&rc, PMPI_Isend(piece_at((void *)copy, i), piece_bytes(o->self.send, i), MPI_BYTE, j,
+                                            i == 0 ? tag : IG_OPENING_TAG_PIECE, o->comm, req));
         }
     return rc;
 }
 
-/* A block that came to a process which had left early expecting nothing
- * (an erroneous call, found when its receives were settled), explained
- * once per process: MPI would report MPI_ERR_TRUNCATE on that call, which
- * this process had left without waiting to see it. */
-static void explain_sent_in_vain(void)
+/* Whether peer j, whose round-one message has been settled (its tag in
+ * `tag`, -1 if its receive failed), will not take pieces in this call:
+ * it leaves early too (an erroneous call), or nothing is known of it. */
+static int peer_takes_later(int tag)
 {
-    static atomic_int told;
-    ig_stats_erroneous();
-    if (atomic_exchange(&told, 1))
-        return;
-    ig_log("MPI_Allgather: a remote process sent a block to this process, which expected nothing (an erroneous "
-           "program; MPI would report MPI_ERR_TRUNCATE): it had already left that call, which returned "
-           "MPI_SUCCESS; the block was dropped (world rank %d)",
-           ig_world_rank());
+    if (tag < IG_OPENING_TAG_FIRST)
+        return 1;
+    ig_opening_heard h = ig_opening_heard_from(tag, 0, 0, 0);
+    return ig_opening_peer_leaves_early(&h);
+}
+
+/* A sender in pieces waits until each peer has taken its pieces, or has
+ * said that it takes them later (opening_left.h: it settles them after
+ * the call).  Returns whether some sends are still open. */
+static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MPI_Request *sends)
+{
+    char settled[MAX_REMOTE] = { 0 };
+    int open = o->remote, later = 0;
+    while (open > 0) {
+        open = 0;
+        for (int j = 0; j < o->remote; j++) {
+            int taken = 0;
+            if (settled[j])
+                continue;
+            PMPI_Testall((int)pieces, &sends[(int64_t)j * pieces], &taken, MPI_STATUSES_IGNORE);
+            if (!taken && ig_opening_left_settle_peer(left, j, o->comm, 0) && peer_takes_later(left->tag[j]))
+                later = settled[j] = 1;
+            else if (taken)
+                settled[j] = 1;
+            else
+                open++;
+        }
+    }
+    return later;
 }
 
 /* A process that leaves early (opening_plan.h): its blocks sent, its
@@ -133,33 +155,47 @@ static void explain_sent_in_vain(void)
  * the call's, and each matches the one round-one message its peer sends
  * on this communicator in this call: posted before this process's later
  * receives, it meets that message first.  They are kept in `left` until
- * settled (opening_left.h), those already complete as it leaves. */
+ * settled (opening_left.h), those already complete as it leaves; so are
+ * the sends of pieces that peers take later, with the copy of the block
+ * they are sent from. */
 static int leave_early(opening *o, ig_opening_left *left)
 {
     static char nothing;
     MPI_Request one_each[MAX_REMOTE], *sends = one_each;
+    char *copy = NULL;
     int64_t pieces = o->self.pieces ? ig_opening_piece_count(o->self.send) : 1;
-    if (pieces > 1 && (sends = malloc(sizeof *sends * (size_t)(pieces * o->remote))) == NULL) {
-        sends = one_each; /* no room to track the pieces: the block goes whole, as the tag then says */
+    if (pieces > 1 && ((sends = malloc(sizeof *sends * (size_t)(pieces * o->remote))) == NULL ||
+                       (copy = malloc((size_t)o->self.send)) == NULL)) {
+        free(sends == one_each ? NULL : sends);
+        sends = one_each; /* no room for the pieces: the block goes whole, as the tag then says */
         o->self.pieces = 0;
         pieces = 1;
     }
-    int rc = MPI_SUCCESS;
-    for (int64_t i = 0; i < pieces * o->remote; i++)
+    if (copy != NULL)
+        memcpy(copy, o->send_bytes_at, (size_t)o->self.send);
+    int rc = MPI_SUCCESS, n_sends = (int)(pieces * o->remote);
+    for (int i = 0; i < n_sends; i++)
         sends[i] = MPI_REQUEST_NULL;
     left->n = o->remote;
     for (int j = 0; j < o->remote; j++) {
         left->recv[j] = MPI_REQUEST_NULL;
         ig_err_keep(&rc, PMPI_Irecv(&nothing, 0, MPI_BYTE, j, MPI_ANY_TAG, o->comm, &left->recv[j]));
     }
-    ig_err_keep(&rc, post_early_sends(o, pieces, sends));
-    ig_err_keep(&rc, ig_waitall((int)(pieces * o->remote), sends));
-    if (sends != one_each)
+    ig_err_keep(&rc, post_early_sends(o, pieces, copy, sends));
+    if (copy == NULL) {
+        ig_err_keep(&rc, ig_waitall(n_sends, sends)); /* one message per peer: its kept receive takes it */
+    } else if (wait_for_takers(o, left, pieces, sends)) {
+        ig_stats_opening(IG_OPENING_STAT_TAKEN_LATER);
+        left->sends = sends;
+        left->n_sends = n_sends;
+        left->copy = copy;
+    } else {
         free(sends);
+        free(copy);
+    }
     if (o->self.pieces)
         ig_stats_opening(IG_OPENING_STAT_IN_PIECES);
-    if (ig_opening_left_settle(left, o->comm, 0))
-        explain_sent_in_vain();
+    ig_opening_left_settle(left, o->comm, 0);
     return rc;
 }
 
@@ -357,8 +393,7 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
     ig_opening_left *left = ig_comm_cache_opening_left(cache);
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
     /* Before any receive of this call, what an earlier call left. */
-    if (ig_opening_left_settle(left, o.comm, 1))
-        explain_sent_in_vain();
+    ig_opening_left_settle(left, o.comm, 1);
     PMPI_Comm_rank(c->comm, &o.local_rank);
     o.self.hard = c->hard_error != MPI_SUCCESS;
     o.self.send = o.self.hard ? 0 : c->send_bytes;

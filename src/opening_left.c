@@ -1,38 +1,83 @@
 #include "opening_left.h"
 
+#include "log.h"
+#include "mpi_identity.h"
 #include "opening_plan.h"
+#include "p2p.h"
+#include "stats.h"
 
-/* Settle one receive: its message's tag says how many pieces follow
- * (ig_opening_pieces_after), which are received into nothing and dropped.
- * Returns whether a block came (truncated to nothing). */
-static int settle_one(MPI_Request *req, int peer, MPI_Comm comm, int wait)
+#include <stdatomic.h>
+#include <stdlib.h>
+
+/* Said once per process: MPI would have reported MPI_ERR_TRUNCATE in the
+ * call, which this process had left without waiting to see it. */
+static void explain_sent_in_vain(void)
+{
+    static atomic_int told;
+    ig_stats_erroneous();
+    if (atomic_exchange(&told, 1))
+        return;
+    ig_log("MPI_Allgather: a remote process sent a block to this process, which expected nothing (an erroneous "
+           "program; MPI would report MPI_ERR_TRUNCATE): it had already left that call, which returned "
+           "MPI_SUCCESS; the block was dropped (world rank %d)",
+           ig_world_rank());
+}
+
+/* The pieces that follow a settled receive's message (its tag says how
+ * many: ig_opening_pieces_after), received into nothing and dropped. */
+static void drop_pieces(int peer, int tag, MPI_Comm comm)
 {
     static char nothing;
+    int64_t after = ig_opening_pieces_after(tag);
+    for (int64_t i = 0; i < after; i++)
+        PMPI_Recv(&nothing, 0, MPI_BYTE, peer, IG_OPENING_TAG_PIECE, comm, MPI_STATUS_IGNORE);
+}
+
+int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int wait)
+{
     MPI_Status st;
+    MPI_Request *req = &left->recv[j];
+    if (*req == MPI_REQUEST_NULL)
+        return 1;
     int done = 1, rc = wait ? PMPI_Wait(req, &st) : PMPI_Test(req, &done, &st);
     if (!done)
         return 0;
     *req = MPI_REQUEST_NULL;
+    left->tag[j] = -1;
     if (rc != MPI_SUCCESS && rc != MPI_ERR_TRUNCATE)
-        return 0; /* a failed receive says nothing about what follows */
-    int64_t after = ig_opening_pieces_after(st.MPI_TAG);
-    for (int64_t i = 0; i < after; i++)
-        PMPI_Recv(&nothing, 0, MPI_BYTE, peer, IG_OPENING_TAG_PIECE, comm, MPI_STATUS_IGNORE);
-    return rc == MPI_ERR_TRUNCATE;
+        return 1; /* a failed receive says nothing about what follows */
+    left->tag[j] = st.MPI_TAG;
+    drop_pieces(j, st.MPI_TAG, comm);
+    left->sent_in_vain |= rc == MPI_ERR_TRUNCATE; /* a block came, truncated to nothing */
+    return 1;
 }
 
-int ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm, int wait)
+static void settle_sends(ig_opening_left *left, int wait)
+{
+    int done = 1;
+    if (left->n_sends == 0)
+        return;
+    if (wait)
+        ig_waitall(left->n_sends, left->sends);
+    else
+        PMPI_Testall(left->n_sends, left->sends, &done, MPI_STATUSES_IGNORE);
+    if (!done)
+        return;
+    free(left->sends);
+    free(left->copy);
+    left->sends = left->copy = NULL;
+    left->n_sends = 0;
+}
+
+void ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm, int wait)
 {
     int pending = 0;
-    for (int j = 0; j < left->n; j++) {
-        if (left->recv[j] == MPI_REQUEST_NULL)
-            continue;
-        left->sent_in_vain |= settle_one(&left->recv[j], j, comm, wait);
-        pending |= left->recv[j] != MPI_REQUEST_NULL;
-    }
+    for (int j = 0; j < left->n; j++)
+        pending |= !ig_opening_left_settle_peer(left, j, comm, wait);
+    settle_sends(left, wait);
     if (pending)
-        return 0; /* reported once all are settled */
-    int vain = left->sent_in_vain;
+        return; /* reported once all are settled */
+    if (left->sent_in_vain)
+        explain_sent_in_vain();
     left->n = left->sent_in_vain = 0;
-    return vain;
 }

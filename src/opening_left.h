@@ -1,20 +1,31 @@
 /*
- * The round-one receives a process that leaves early (opening_plan.h) does
- * not wait for, kept with the communicator (comm_cache.h) until they are
- * settled.
+ * What a process that leaves early (opening_plan.h) leaves behind on the
+ * communicator (kept in comm_cache.h) until it is settled.
  *
- * Each of them matches the one round-one message its peer sends in that
- * call.  In a correct call that message carries nothing, but in an
- * erroneous one (a block sent to processes that expect nothing) it can
- * announce a block in pieces, and the pieces after it are then still to
- * come.  Left unreceived, they would be matched by the next call's
- * round-one receives (MPI_ANY_TAG): wrong data, or a hang.  So the
+ * Its round-one receives.  Each matches the one round-one message its
+ * peer sends in that call.  In a correct call that message carries
+ * nothing, but in an erroneous one (a block sent to processes that expect
+ * nothing) it can announce a block in pieces, and the pieces after it are
+ * then still to come.  Left unreceived, they would be matched by the next
+ * call's round-one receives (MPI_ANY_TAG): wrong data, or a hang.  So the
  * receives are not freed but kept, and settled -- completed, and the
  * pieces they announce taken and dropped -- before the next opening on the
  * communicator posts any receive, when the communicator is freed, and at
- * MPI_Finalize.  Settling waits only for messages its peers sent in a call
- * they have entered, so it never waits on anything that waits on it.
- * Those that have already arrived are settled as the process leaves.
+ * MPI_Finalize.  Those that have already come are settled as it leaves.
+ *
+ * Its pieces that nobody takes in the call.  A sender in pieces sends
+ * them from a copy of its block, and waits until each peer has taken its
+ * pieces or has said, in its own round-one message, that it leaves early
+ * (then it takes them only when it settles, later: where the pieces are
+ * not sent eagerly, waiting for that would wait on a process that has
+ * gone on, perhaps to a barrier this one has not reached).  The sends
+ * still open are kept with the copy, and completed when this process
+ * settles.
+ *
+ * Settling waits only for messages peers sent in a call they have entered
+ * and for their taking of this process's pieces, which they do when they
+ * settle, waiting on nothing of this process's: it never waits on
+ * anything that waits on it.
  */
 #ifndef IG_OPENING_LEFT_H
 #define IG_OPENING_LEFT_H
@@ -25,14 +36,24 @@
 
 typedef struct {
     MPI_Request recv[IG_OPENING_MAX_PROCS]; /* by remote rank; MPI_REQUEST_NULL once settled */
-    int n;                                  /* remote ranks held (0: nothing to settle) */
+    int tag[IG_OPENING_MAX_PROCS];          /* once settled: its message's tag (-1: the receive failed) */
+    int n;                                  /* remote ranks held (0: no receive to settle) */
     int sent_in_vain;                       /* a peer's block came although this process expected nothing */
+    MPI_Request *sends;                     /* pieces not yet taken (erroneous calls), n_sends of them */
+    int n_sends;
+    void *copy; /* the block they are sent from */
 } ig_opening_left;
 
-/* Settle what `left` holds on `comm` (the opening's communicator): every
- * receive when `wait`, otherwise those already complete.  Returns 1 once
- * all are settled if a peer sent this process a block although it
- * expected nothing (an erroneous call, which the caller reports), else 0. */
-int ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm, int wait);
+/* Settle peer j's receive if its message has come (or, with `wait`, once
+ * it comes); returns whether it is settled (then left->tag[j] holds its
+ * message's tag). */
+int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int wait);
+
+/* Settle what `left` holds on `comm` (the opening's communicator): all
+ * of it when `wait`, otherwise what has already come or completed.  Once
+ * every receive is settled, a block that a peer sent this process
+ * although it expected nothing (an erroneous call) is counted in the
+ * summary's erroneous-sizes and explained in one log line per process. */
+void ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm, int wait);
 
 #endif

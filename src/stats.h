@@ -51,6 +51,7 @@ typedef enum {
     IG_OPENING_STAT_PAIR_BY_PAIR, /* some pairs done, the rest finished point to point */
     IG_OPENING_STAT_WENT_ON,      /* no pair done: the agreement and the decision followed */
     IG_OPENING_STAT_IN_PIECES,    /* this process left early and sent its block in eager pieces */
+    IG_OPENING_STAT_TAKEN_LATER,  /* ... and some peer that left early too takes them later (opening_left.h) */
     IG_OPENING_STAT_COUNT
 } ig_opening_stat;
 void ig_stats_opening(ig_opening_stat what);
