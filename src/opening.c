@@ -179,6 +179,7 @@ static int leave_early(opening *o, ig_opening_left *left)
     left->n = o->remote;
     for (int j = 0; j < o->remote; j++) {
         left->recv[j] = MPI_REQUEST_NULL;
+        left->tag[j] = -1; /* until its message comes (none if the receive could not be posted) */
         ig_err_keep(&rc, PMPI_Irecv(&nothing, 0, MPI_BYTE, j, MPI_ANY_TAG, o->comm, &left->recv[j]));
     }
     ig_err_keep(&rc, post_early_sends(o, pieces, copy, sends));
