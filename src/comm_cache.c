@@ -77,8 +77,7 @@ static void cache_clear(ig_comm_cache *cache)
         if (cache->direction[d] != NULL)
             ig_pair_release(cache->direction[d]);
     ig_private_comm_free(&cache->local_group);
-    if (cache->opening != MPI_COMM_NULL)
-        ig_opening_left_settle(&cache->opening_left, cache->opening, 1);
+    ig_opening_left_release(&cache->opening_left, cache->opening);
     ig_private_comm_free(&cache->opening);
     ig_private_comm_free(&cache->merged);
     free(cache->records);
@@ -113,9 +112,12 @@ static int keyval_get(int *keyval)
 
 void ig_comm_cache_shutdown(void)
 {
+    /* Every communicator's receives first: a peer's sends wait for them. */
     pthread_mutex_lock(&live_lock);
     for (ig_comm_cache *cache = live; cache != NULL; cache = cache->next)
-        ig_opening_left_settle(&cache->opening_left, cache->opening, 1);
+        ig_opening_left_settle_receives(&cache->opening_left, cache->opening, 1);
+    for (ig_comm_cache *cache = live; cache != NULL; cache = cache->next)
+        ig_opening_left_release(&cache->opening_left, cache->opening);
     pthread_mutex_unlock(&live_lock);
     pthread_mutex_lock(&keyval_lock);
     if (cache_keyval != MPI_KEYVAL_INVALID)

@@ -93,23 +93,27 @@ static int cuts_into_pieces(opening *o, const ig_settings *s, int nodes)
 }
 
 /* Post the sends of a process that leaves early: to every peer its block,
- * in pieces from `copy` if o->self.pieces (the first with the round-one
- * tag), piece by piece across the peers.  sends holds remote * pieces
- * requests, peer j's pieces at j * pieces. */
-static int post_early_sends(opening *o, int64_t pieces, const char *copy, MPI_Request *sends)
+ * in pieces if o->self.pieces (the first with the round-one tag), piece by
+ * piece across the peers, each piece copied into `copy` just before it
+ * goes (so the first leaves without waiting for the whole copy).  sends
+ * holds remote * pieces requests, peer j's pieces at j * pieces. */
+static int post_early_sends(opening *o, int64_t pieces, char *copy, MPI_Request *sends)
 {
     const ig_call *c = o->c;
     int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self);
-    for (int64_t i = 0; i < pieces; i++)
+    for (int64_t i = 0; i < pieces; i++) {
+        if (o->self.pieces)
+            memcpy(piece_at(copy, i), piece_at((void *)o->send_bytes_at, i), (size_t)piece_bytes(o->self.send, i));
         for (int k = 0; k < o->remote; k++) {
             int j = peer_of(o, k);
             MPI_Request *req = &sends[(int64_t)j * pieces + i];
             if (!o->self.pieces)
                 ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
             else
-                ig_err_keep(&rc, PMPI_Isend(piece_at((void *)copy, i), piece_bytes(o->self.send, i), MPI_BYTE, j,
+                ig_err_keep(&rc, PMPI_Isend(piece_at(copy, i), piece_bytes(o->self.send, i), MPI_BYTE, j,
                                             i == 0 ? tag : IG_OPENING_TAG_PIECE, o->comm, req));
         }
+    }
     return rc;
 }
 
@@ -126,22 +130,24 @@ static int peer_takes_later(int tag)
 
 /* A sender in pieces waits until each peer has taken its pieces, or has
  * said that it takes them later (opening_left.h: it settles them after
- * the call).  Returns whether some sends are still open. */
-static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MPI_Request *sends)
+ * the call).  Returns whether some sends are still open; a failed send
+ * counts as ended, its error kept in *rc. */
+static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MPI_Request *sends, int *rc)
 {
     char settled[MAX_REMOTE] = { 0 };
     int open = o->remote, later = 0;
     while (open > 0) {
         open = 0;
         for (int j = 0; j < o->remote; j++) {
-            int taken = 0;
+            int taken = 0, failed;
             if (settled[j])
                 continue;
-            PMPI_Testall((int)pieces, &sends[(int64_t)j * pieces], &taken, MPI_STATUSES_IGNORE);
-            if (!taken && ig_opening_left_settle_peer(left, j, o->comm, 0) && peer_takes_later(left->tag[j]))
-                later = settled[j] = 1;
-            else if (taken)
+            failed = PMPI_Testall((int)pieces, &sends[(int64_t)j * pieces], &taken, MPI_STATUSES_IGNORE);
+            ig_err_keep(rc, failed);
+            if (taken || failed != MPI_SUCCESS)
                 settled[j] = 1;
+            else if (ig_opening_left_settle_peer(left, j, o->comm, 0) && peer_takes_later(left->tag[j]))
+                later = settled[j] = 1;
             else
                 open++;
         }
@@ -156,23 +162,20 @@ static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MP
  * on this communicator in this call: posted before this process's later
  * receives, it meets that message first.  They are kept in `left` until
  * settled (opening_left.h), those already complete as it leaves; so are
- * the sends of pieces that peers take later, with the copy of the block
- * they are sent from. */
+ * the sends of pieces that peers take later. */
 static int leave_early(opening *o, ig_opening_left *left)
 {
     static char nothing;
     MPI_Request one_each[MAX_REMOTE], *sends = one_each;
     char *copy = NULL;
     int64_t pieces = o->self.pieces ? ig_opening_piece_count(o->self.send) : 1;
-    if (pieces > 1 && ((sends = malloc(sizeof *sends * (size_t)(pieces * o->remote))) == NULL ||
-                       (copy = malloc((size_t)o->self.send)) == NULL)) {
-        free(sends == one_each ? NULL : sends);
+    if (pieces > 1 && ((copy = ig_opening_left_copy_room(left, (size_t)o->self.send)) == NULL ||
+                       (sends = malloc(sizeof *sends * (size_t)(pieces * o->remote))) == NULL)) {
         sends = one_each; /* no room for the pieces: the block goes whole, as the tag then says */
+        copy = NULL;
         o->self.pieces = 0;
         pieces = 1;
     }
-    if (copy != NULL)
-        memcpy(copy, o->send_bytes_at, (size_t)o->self.send);
     int rc = MPI_SUCCESS, n_sends = (int)(pieces * o->remote);
     for (int i = 0; i < n_sends; i++)
         sends[i] = MPI_REQUEST_NULL;
@@ -185,14 +188,12 @@ static int leave_early(opening *o, ig_opening_left *left)
     ig_err_keep(&rc, post_early_sends(o, pieces, copy, sends));
     if (copy == NULL) {
         ig_err_keep(&rc, ig_waitall(n_sends, sends)); /* one message per peer: its kept receive takes it */
-    } else if (wait_for_takers(o, left, pieces, sends)) {
+    } else if (wait_for_takers(o, left, pieces, sends, &rc)) {
         ig_stats_opening(IG_OPENING_STAT_TAKEN_LATER);
         left->sends = sends;
         left->n_sends = n_sends;
-        left->copy = copy;
     } else {
         free(sends);
-        free(copy);
     }
     if (o->self.pieces)
         ig_stats_opening(IG_OPENING_STAT_IN_PIECES);

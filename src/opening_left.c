@@ -40,9 +40,9 @@ int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int
     if (*req == MPI_REQUEST_NULL)
         return 1;
     int done = 1, rc = wait ? PMPI_Wait(req, &st) : PMPI_Test(req, &done, &st);
-    if (!done)
+    if (!done && rc == MPI_SUCCESS)
         return 0;
-    *req = MPI_REQUEST_NULL;
+    *req = MPI_REQUEST_NULL; /* completed, or failed (then Open MPI has freed it) */
     left->tag[j] = -1;
     if (rc != MPI_SUCCESS && rc != MPI_ERR_TRUNCATE)
         return 1; /* a failed receive says nothing about what follows */
@@ -52,32 +52,59 @@ int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int
     return 1;
 }
 
-static void settle_sends(ig_opening_left *left, int wait)
+char *ig_opening_left_copy_room(ig_opening_left *left, size_t bytes)
+{
+    if (bytes > left->copy_room) {
+        char *bigger = realloc(left->copy, bytes);
+        if (bigger == NULL)
+            return NULL;
+        left->copy = bigger;
+        left->copy_room = bytes;
+    }
+    return left->copy;
+}
+
+void ig_opening_left_settle_receives(ig_opening_left *left, MPI_Comm comm, int wait)
+{
+    int pending = 0;
+    for (int j = 0; j < left->n; j++)
+        pending |= !ig_opening_left_settle_peer(left, j, comm, wait);
+    if (pending)
+        return; /* reported once all are settled */
+    if (left->sent_in_vain)
+        explain_sent_in_vain();
+    left->n = left->sent_in_vain = 0;
+}
+
+/* Waited for, every send is complete (ig_waitall waits for those an error
+ * left pending); tested, they stay until a test or a wait completes all. */
+void ig_opening_left_settle_sends(ig_opening_left *left, int wait)
 {
     int done = 1;
     if (left->n_sends == 0)
         return;
     if (wait)
         ig_waitall(left->n_sends, left->sends);
-    else
-        PMPI_Testall(left->n_sends, left->sends, &done, MPI_STATUSES_IGNORE);
+    else if (PMPI_Testall(left->n_sends, left->sends, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+        done = 0;
     if (!done)
         return;
     free(left->sends);
-    free(left->copy);
-    left->sends = left->copy = NULL;
+    left->sends = NULL;
     left->n_sends = 0;
 }
 
 void ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm, int wait)
 {
-    int pending = 0;
-    for (int j = 0; j < left->n; j++)
-        pending |= !ig_opening_left_settle_peer(left, j, comm, wait);
-    settle_sends(left, wait);
-    if (pending)
-        return; /* reported once all are settled */
-    if (left->sent_in_vain)
-        explain_sent_in_vain();
-    left->n = left->sent_in_vain = 0;
+    ig_opening_left_settle_receives(left, comm, wait);
+    ig_opening_left_settle_sends(left, wait);
+}
+
+void ig_opening_left_release(ig_opening_left *left, MPI_Comm comm)
+{
+    if (comm != MPI_COMM_NULL)
+        ig_opening_left_settle(left, comm, 1);
+    free(left->copy);
+    left->copy = NULL;
+    left->copy_room = 0;
 }

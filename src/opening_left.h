@@ -14,18 +14,21 @@
  * MPI_Finalize.  Those that have already come are settled as it leaves.
  *
  * Its pieces that nobody takes in the call.  A sender in pieces sends
- * them from a copy of its block, and waits until each peer has taken its
- * pieces or has said, in its own round-one message, that it leaves early
- * (then it takes them only when it settles, later: where the pieces are
- * not sent eagerly, waiting for that would wait on a process that has
- * gone on, perhaps to a barrier this one has not reached).  The sends
- * still open are kept with the copy, and completed when this process
- * settles.
+ * them from a copy of its block (in a buffer kept here for the next
+ * calls), and waits until each peer has taken its pieces or has said, in
+ * its own round-one message, that it leaves early (then it takes them
+ * only when it settles, later: where the pieces are not sent eagerly,
+ * waiting for that would wait on a process that has gone on, perhaps to a
+ * barrier this one has not reached).  The sends still open are kept, and
+ * completed when this process settles.
  *
- * Settling waits only for messages peers sent in a call they have entered
- * and for their taking of this process's pieces, which they do when they
- * settle, waiting on nothing of this process's: it never waits on
- * anything that waits on it.
+ * Settling the receives waits only for messages peers sent in a call they
+ * have entered; settling the sends, for peers to settle their receives.
+ * So the receives are settled first, on every communicator at finalize,
+ * and nothing waits on anything that waits on it.  A consequence for
+ * correct programs: a process that leaves early runs at most one call
+ * ahead of its peers on a communicator (native root gathering holds its
+ * senders at least as much).
  */
 #ifndef IG_OPENING_LEFT_H
 #define IG_OPENING_LEFT_H
@@ -33,27 +36,40 @@
 #include "decide.h"
 
 #include <mpi.h>
+#include <stddef.h>
 
 typedef struct {
     MPI_Request recv[IG_OPENING_MAX_PROCS]; /* by remote rank; MPI_REQUEST_NULL once settled */
-    int tag[IG_OPENING_MAX_PROCS];          /* once settled: its message's tag (-1: the receive failed) */
+    int tag[IG_OPENING_MAX_PROCS];          /* once settled: its message's tag (-1: none known) */
     int n;                                  /* remote ranks held (0: no receive to settle) */
     int sent_in_vain;                       /* a peer's block came although this process expected nothing */
     MPI_Request *sends;                     /* pieces not yet taken (erroneous calls), n_sends of them */
     int n_sends;
-    void *copy; /* the block they are sent from */
+    char *copy; /* the buffer a sender in pieces sends from, copy_room bytes, kept for the next calls */
+    size_t copy_room;
 } ig_opening_left;
+
+/* The buffer to send a block of `bytes` in pieces from (grown as needed;
+ * NULL if it cannot be).  Only when no send is open (after settling). */
+char *ig_opening_left_copy_room(ig_opening_left *left, size_t bytes);
 
 /* Settle peer j's receive if its message has come (or, with `wait`, once
  * it comes); returns whether it is settled (then left->tag[j] holds its
  * message's tag). */
 int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int wait);
 
-/* Settle what `left` holds on `comm` (the opening's communicator): all
+/* The two halves of settling, on `comm` (the opening's communicator): all
  * of it when `wait`, otherwise what has already come or completed.  Once
  * every receive is settled, a block that a peer sent this process
  * although it expected nothing (an erroneous call) is counted in the
  * summary's erroneous-sizes and explained in one log line per process. */
+void ig_opening_left_settle_receives(ig_opening_left *left, MPI_Comm comm, int wait);
+void ig_opening_left_settle_sends(ig_opening_left *left, int wait);
+
+/* Both halves, receives first. */
 void ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm, int wait);
+
+/* Settled, with the buffer freed (the communicator's end). */
+void ig_opening_left_release(ig_opening_left *left, MPI_Comm comm);
 
 #endif

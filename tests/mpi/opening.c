@@ -36,11 +36,12 @@
  *                   group succeeds or reports MPI_ERR_TRUNCATE (it left
  *                   without waiting for the blocks); the pieces it did
  *                   not wait for must not reach the plain call after;
- *                   then once more on a duplicate freed at once, then a
- *                   barrier (within a node the pieces are not eager: a
- *                   sender waiting for them to be taken would never
- *                   reach it), and with "unfreed" as the last call
- *                   before MPI_Finalize, on a communicator never freed
+ *                   then once more followed at once by a barrier (within
+ *                   a node the pieces are not eager: a sender waiting
+ *                   for them to be taken would never reach it), once on
+ *                   a duplicate freed at once, and with "unfreed" as the
+ *                   last call before MPI_Finalize, on a communicator
+ *                   never freed
  * With "hard" (where the opening round applies: the MPI library would
  * leave the other processes waiting on such calls):
  *   hard-count   left rank 0 passes a send count of -1: it reports
@@ -242,9 +243,15 @@ static void pieces(ctx *c)
     pieces_to_nothing(c, c->inter, 1);
     plain(c, "pieces-to-nothing");
 
-    /* The same on a communicator freed right after, and then a barrier:
-     * within a node the pieces are not eager, so their sender completes
-     * only once the receivers settle them, here at the free. */
+    /* The right group leaves before the left group comes and goes on to a
+     * barrier: within a node the pieces are not eager, so a sender that
+     * waited for them to be taken would never reach it. */
+    pieces_to_nothing(c, c->inter, 1);
+    MPI_Barrier(MPI_COMM_WORLD);
+    plain(c, "pieces-to-nothing and a barrier");
+
+    /* The same on a communicator freed right after (the receivers settle
+     * the pieces there), and a barrier. */
     MPI_Comm dup;
     MPI_Comm_dup(c->inter, &dup);
     MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
