@@ -117,17 +117,6 @@ static int post_early_sends(opening *o, int64_t pieces, char *copy, MPI_Request 
     return rc;
 }
 
-/* Whether peer j, whose round-one message has been settled (its tag in
- * `tag`, -1 if its receive failed), will not take pieces in this call:
- * it leaves early too (an erroneous call), or nothing is known of it. */
-static int peer_takes_later(int tag)
-{
-    if (tag < IG_OPENING_TAG_FIRST)
-        return 1;
-    ig_opening_heard h = ig_opening_heard_from(tag, 0, 0, 0);
-    return ig_opening_peer_leaves_early(&h);
-}
-
 /* A sender in pieces waits until each peer has taken its pieces, or has
  * said that it takes them later (opening_left.h: it settles them after
  * the call).  Returns whether some sends are still open; a failed send
@@ -135,7 +124,9 @@ static int peer_takes_later(int tag)
 static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MPI_Request *sends, int *rc)
 {
     char settled[MAX_REMOTE] = { 0 };
-    int open = o->remote, later = 0;
+    int open = o->remote, later = 0, tag[MAX_REMOTE];
+    for (int j = 0; j < o->remote; j++)
+        tag[j] = -1; /* until its message comes (stays so if its receive could not be posted) */
     while (open > 0) {
         open = 0;
         for (int j = 0; j < o->remote; j++) {
@@ -146,7 +137,7 @@ static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MP
             ig_err_keep(rc, failed);
             if (taken || failed != MPI_SUCCESS)
                 settled[j] = 1;
-            else if (ig_opening_left_settle_peer(left, j, o->comm, 0) && peer_takes_later(left->tag[j]))
+            else if (ig_opening_left_settle_peer(left, j, o->comm, 0, &tag[j]) && ig_opening_tag_leaves_early(tag[j]))
                 later = settled[j] = 1;
             else
                 open++;
@@ -182,7 +173,6 @@ static int leave_early(opening *o, ig_opening_left *left)
     left->n = o->remote;
     for (int j = 0; j < o->remote; j++) {
         left->recv[j] = MPI_REQUEST_NULL;
-        left->tag[j] = -1; /* until its message comes (none if the receive could not be posted) */
         ig_err_keep(&rc, PMPI_Irecv(&nothing, 0, MPI_BYTE, j, MPI_ANY_TAG, o->comm, &left->recv[j]));
     }
     ig_err_keep(&rc, post_early_sends(o, pieces, copy, sends));

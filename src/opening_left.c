@@ -33,7 +33,7 @@ static void drop_pieces(int peer, int tag, MPI_Comm comm)
         PMPI_Recv(&nothing, 0, MPI_BYTE, peer, IG_OPENING_TAG_PIECE, comm, MPI_STATUS_IGNORE);
 }
 
-int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int wait)
+int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int wait, int *tag)
 {
     MPI_Status st;
     MPI_Request *req = &left->recv[j];
@@ -43,10 +43,10 @@ int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int
     if (!done && rc == MPI_SUCCESS)
         return 0;
     *req = MPI_REQUEST_NULL; /* completed, or failed (then Open MPI has freed it) */
-    left->tag[j] = -1;
+    *tag = -1;
     if (rc != MPI_SUCCESS && rc != MPI_ERR_TRUNCATE)
         return 1; /* a failed receive says nothing about what follows */
-    left->tag[j] = st.MPI_TAG;
+    *tag = st.MPI_TAG;
     drop_pieces(j, st.MPI_TAG, comm);
     left->sent_in_vain |= rc == MPI_ERR_TRUNCATE; /* a block came, truncated to nothing */
     return 1;
@@ -66,9 +66,9 @@ char *ig_opening_left_copy_room(ig_opening_left *left, size_t bytes)
 
 void ig_opening_left_settle_receives(ig_opening_left *left, MPI_Comm comm, int wait)
 {
-    int pending = 0;
+    int pending = 0, tag;
     for (int j = 0; j < left->n; j++)
-        pending |= !ig_opening_left_settle_peer(left, j, comm, wait);
+        pending |= !ig_opening_left_settle_peer(left, j, comm, wait, &tag);
     if (pending)
         return; /* reported once all are settled */
     if (left->sent_in_vain)

@@ -40,7 +40,6 @@
 
 typedef struct {
     MPI_Request recv[IG_OPENING_MAX_PROCS]; /* by remote rank; MPI_REQUEST_NULL once settled */
-    int tag[IG_OPENING_MAX_PROCS];          /* once settled: its message's tag (-1: none known) */
     int n;                                  /* remote ranks held (0: no receive to settle) */
     int sent_in_vain;                       /* a peer's block came although this process expected nothing */
     MPI_Request *sends;                     /* pieces not yet taken (erroneous calls), n_sends of them */
@@ -54,9 +53,10 @@ typedef struct {
 char *ig_opening_left_copy_room(ig_opening_left *left, size_t bytes);
 
 /* Settle peer j's receive if its message has come (or, with `wait`, once
- * it comes); returns whether it is settled (then left->tag[j] holds its
- * message's tag). */
-int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int wait);
+ * it comes); returns whether it is settled.  When this call settles it,
+ * *tag becomes its message's tag (-1 if the receive failed); otherwise
+ * *tag is left as it was. */
+int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int wait, int *tag);
 
 /* The two halves of settling, on `comm` (the opening's communicator): all
  * of it when `wait`, otherwise what has already come or completed.  Once

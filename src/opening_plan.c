@@ -40,6 +40,14 @@ int64_t ig_opening_pieces_after(int tag)
     return h.pieces ? ig_opening_piece_count(h.got) - 1 : 0;
 }
 
+int ig_opening_tag_leaves_early(int tag)
+{
+    if (tag < IG_OPENING_TAG_FIRST)
+        return 1;
+    ig_opening_heard h = ig_opening_heard_from(tag, 0, 0, 0);
+    return ig_opening_peer_leaves_early(&h);
+}
+
 /* Both ends see the same four sizes: what each sends (the sender's own,
  * the receiver from the message) and what each expects (its own, the
  * other's from the tag, exact below the cap, which small sizes are). */

@@ -103,6 +103,13 @@ static inline int64_t ig_opening_piece_count(int64_t bytes)
  * first where the tag announces a block in pieces, otherwise none. */
 int64_t ig_opening_pieces_after(int tag);
 
+/* Whether the sender of a round-one message with this tag leaves early,
+ * so that it takes no pieces in the call: a sender in pieces then leaves
+ * its pieces for it to take when it settles them (opening_left.h).  A tag
+ * below the round-one tags (-1: the receive failed, nothing is known)
+ * counts as leaving, so that nobody waits on what it cannot know. */
+int ig_opening_tag_leaves_early(int tag);
+
 /* What a process brings to the opening. */
 typedef struct {
     int64_t send;   /* bytes of its block */

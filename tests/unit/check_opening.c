@@ -269,6 +269,27 @@ START_TEST(pieces_after_follow_the_tag)
 }
 END_TEST
 
+/* Whether a sender in pieces stops waiting for a peer: exactly when the
+ * peer's round-one tag says that it leaves early, or when nothing is known
+ * of it (no round-one tag). */
+START_TEST(tag_says_who_leaves_early)
+{
+    const ig_opening_self selves[] = { { .send = 8, .expect = 0, .small = 1 },
+                                       { .send = 0, .expect = 0, .small = 1 },
+                                       { .send = 1 << 20, .expect = 0, .small = 1, .pieces = 1 },
+                                       { .send = 8, .expect = 8, .small = 1 },
+                                       { .send = 0, .expect = 1 << 20, .small = 1 },
+                                       { .send = 1 << 20, .expect = 0 },
+                                       { .send = 8, .expect = 8 },
+                                       { .hard = 1 } };
+    for (size_t i = 0; i < sizeof selves / sizeof selves[0]; i++)
+        REQUIRE(ig_opening_tag_leaves_early(ig_opening_tag(&selves[i])) == ig_opening_self_leaves_early(&selves[i]),
+                "self %zu: its tag says otherwise about leaving early", i);
+    REQUIRE(ig_opening_tag_leaves_early(-1) && ig_opening_tag_leaves_early(IG_OPENING_TAG_PIECE),
+            "a peer of which nothing is known is waited for");
+}
+END_TEST
+
 /* ig_decide_opening_sends: the same answer from both groups of a correct
  * call, and "small" only where the agreed shape is served by direct alone. */
 START_TEST(small_is_joint_and_direct)
@@ -320,6 +341,7 @@ int main(void)
     tcase_add_test(tc, tags_carry_what_a_pair_compares);
     tcase_add_test(tc, pieces_carry_the_block_size);
     tcase_add_test(tc, pieces_after_follow_the_tag);
+    tcase_add_test(tc, tag_says_who_leaves_early);
     tcase_add_test(tc, small_is_joint_and_direct);
     suite_add_tcase(suite, tc);
     return ig_run_suite(suite);
