@@ -22,6 +22,7 @@ struct ig_comm_cache {
     int settings_agree;
     int nodes; /* nodes both groups span */
     int other_node; /* the first merged rank not on merged rank 0's node; 1 if all share one */
+    int64_t opening_max_bytes; /* from the smallest MPI_TAG_UB of both groups (opening_plan.h) */
     ig_settings settings; /* the process's, with the model this communicator measured */
     MPI_Comm local_group; /* on first use */
     ig_pair *direction[2]; /* [1]: the local group sends; [0]: the remote group sends; once built */
@@ -125,24 +126,25 @@ void ig_comm_cache_shutdown(void)
     pthread_mutex_unlock(&keyval_lock);
 }
 
-static int opening_tags_fit(void)
+/* This process's largest legal tag (0 if its MPI does not say). */
+static uint64_t tag_upper_bound(void)
 {
     int *tag_ub = NULL, found = 0;
-    return PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &found) == MPI_SUCCESS && found &&
-           *tag_ub >= IG_OPENING_TAG_CEILING;
+    if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &found) != MPI_SUCCESS || !found || *tag_ub < 0)
+        return 0;
+    return (uint64_t)*tag_ub;
 }
 
 /* Settings decide which algorithm runs, so processes that disagree would run
  * different algorithms and hang.  One allreduce of the fingerprint and its
- * complement gives the minimum and the maximum in one call. */
+ * complement gives the minimum and the maximum in one call; the same
+ * allreduce finds the smallest MPI_TAG_UB of both groups, which sets what
+ * the opening's tags can name (under Open MPI's UCX layer 2^23 - 1, below
+ * the 2^29 + 16 its tags reach for blocks of 64 MiB: opening_plan.h). */
 static int check_settings_agree(ig_comm_cache *cache)
 {
     uint64_t fp = ig_settings_fingerprint(ig_settings_get());
-    /* The opening's tags (opening_plan.h) must be legal everywhere: a
-     * process whose MPI says otherwise counts as having other settings. */
-    if (!opening_tags_fit())
-        fp ^= 0x9e3779b97f4a7c15ULL;
-    uint64_t mine[2] = { fp, ~fp }, all[2];
+    uint64_t mine[3] = { fp, ~fp, tag_upper_bound() }, all[3];
     /* A process that could not allocate the cache's room for the
      * agreement's records or for withdrawing an early message makes the
      * check fail for everyone, so that all stay native on this
@@ -150,8 +152,14 @@ static int check_settings_agree(ig_comm_cache *cache)
      * later call. */
     if (cache->records == NULL || cache->discard == NULL)
         mine[0] = mine[1] = 0;
-    int rc = PMPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MIN, cache->merged);
+    int rc = PMPI_Allreduce(mine, all, 3, MPI_UINT64_T, MPI_MIN, cache->merged);
     cache->settings_agree = rc == MPI_SUCCESS && all[0] == ~all[1];
+    cache->opening_max_bytes = rc == MPI_SUCCESS ? ig_opening_max_bytes((int64_t)all[2]) : 0;
+    if (rc == MPI_SUCCESS && cache->opening_max_bytes < IG_OPENING_MAX_BYTES && ig_settings_get()->verbose >= 2 &&
+        ig_comm_cache_is_spokesperson(cache))
+        ig_log("MPI_TAG_UB is %llu on this inter-communicator: its opening round ends calls of blocks below %lld "
+               "bytes (larger ones go on to the agreement)",
+               (unsigned long long)all[2], (long long)cache->opening_max_bytes);
     /* One line per process at most, from one process of the communicator:
      * a program that builds many communicators is told once, and the
      * summary counts the calls (settings-differ). */
@@ -313,6 +321,8 @@ int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_s
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged; }
 
 MPI_Comm ig_comm_cache_opening(const ig_comm_cache *cache) { return cache->opening; }
+
+int64_t ig_comm_cache_opening_max_bytes(const ig_comm_cache *cache) { return cache->opening_max_bytes; }
 
 ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache) { return &cache->opening_memo; }
 

@@ -73,6 +73,11 @@ MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache);
  * message travels there. */
 MPI_Comm ig_comm_cache_opening(const ig_comm_cache *cache);
 
+/* The block sizes the opening's round-one tags name exactly on this
+ * communicator (ig_opening_max_bytes of the smallest MPI_TAG_UB of both
+ * groups), the same on every process. */
+int64_t ig_comm_cache_opening_max_bytes(const ig_comm_cache *cache);
+
 /* The last sizes the opening judged on this communicator, and whether they
  * were small (the answer depends on nothing else that can change): a
  * program calls with the same sizes again and again. */

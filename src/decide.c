@@ -447,12 +447,11 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
 }
 
 int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
-                            const ig_settings *s)
+                            int64_t max_bytes, const ig_settings *s)
 {
     ig_shape guess;
     ig_choice ch;
-    if (send_bytes < 0 || expect_bytes < 0 || send_bytes >= IG_OPENING_MAX_BYTES ||
-        expect_bytes >= IG_OPENING_MAX_BYTES)
+    if (send_bytes < 0 || expect_bytes < 0 || send_bytes >= max_bytes || expect_bytes >= max_bytes)
         return 0;
     /* The sizes alone: the layout flags of the agreement only take
      * algorithms away (the byte-cutting ones), never the direct one, so a
@@ -462,6 +461,7 @@ int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes,
     if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
         return 0;
     /* The opening posts every send at once: only where the direct step
-     * would too. */
-    return (group == 0 ? n1 : n0) <= ch.steps[0].window;
+     * would too, in either group (the larger group's count, so that both
+     * groups answer alike: a 20 + 4 call is small for neither). */
+    return (n0 > n1 ? n0 : n1) <= ch.steps[0].window;
 }

@@ -97,11 +97,13 @@ int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *a
 int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncated_receive_returns);
 
 /* Whether a process of `group` that sends send_bytes and expects
- * expect_bytes from each remote process is "small" in the opening: the
- * decision serves exactly these sizes with the direct algorithm alone,
- * all sends posted at once.  In a correct call every process answers
- * alike (the same sizes, seen from either group). */
+ * expect_bytes from each remote process is "small" in the opening: both
+ * sizes below max_bytes (what the communicator's tags name exactly,
+ * ig_opening_max_bytes), and the decision serves exactly these sizes with
+ * the direct algorithm alone, all sends posted at once.  In a correct
+ * call every process answers alike (the same sizes, seen from either
+ * group). */
 int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
-                            const ig_settings *s);
+                            int64_t max_bytes, const ig_settings *s);
 
 #endif

@@ -21,6 +21,7 @@ typedef struct {
     MPI_Comm comm;
     int remote, local_rank;
     ig_opening_self self;
+    int64_t max_bytes; /* the sizes the communicator's tags name exactly (ig_opening_max_bytes) */
     MPI_Aint block_extent; /* remote block j lands at rbuf + j * block_extent, as MPI places it */
     ig_opening_heard heard[MAX_REMOTE];
     char done[MAX_REMOTE];
@@ -100,7 +101,7 @@ static int cuts_into_pieces(opening *o, const ig_settings *s, int nodes)
 static int post_early_sends(opening *o, int64_t pieces, char *copy, MPI_Request *sends)
 {
     const ig_call *c = o->c;
-    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self);
+    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self, o->max_bytes);
     for (int64_t i = 0; i < pieces; i++) {
         if (o->self.pieces)
             memcpy(piece_at(copy, i), piece_at((void *)o->send_bytes_at, i), (size_t)piece_bytes(o->self.send, i));
@@ -239,7 +240,7 @@ static int round_one(opening *o)
     MPI_Request reqs[2 * MAX_REMOTE];
     MPI_Status stats[2 * MAX_REMOTE];
     const ig_call *c = o->c;
-    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self);
+    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self, o->max_bytes);
     for (int i = 0; i < 2 * o->remote; i++)
         reqs[i] = MPI_REQUEST_NULL;
     for (int j = 0; j < o->remote; j++)
@@ -270,7 +271,7 @@ static int round_one(opening *o)
         o->done[j] = ig_opening_pair_done(&o->self, &o->heard[j]);
         o->n_done += o->done[j];
         o->peer_hard |= o->heard[j].hard;
-        o->mismatch |= !o->heard[j].hard && o->heard[j].expect != o->self.send;
+        o->mismatch |= !o->heard[j].hard && o->heard[j].expect != ig_opening_named(o->self.send, o->max_bytes);
         o->mismatch |= o->heard[j].small && (truncated || o->heard[j].got != o->self.expect);
         o->truncated |= o->heard[j].truncated;
     }
@@ -372,7 +373,8 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, c
 {
     ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
     if (m->send != send || m->expect != expect) {
-        m->small = ig_decide_opening_sends(group, send, expect, n[0], n[1], ig_comm_cache_nodes(cache), s);
+        m->small = ig_decide_opening_sends(group, send, expect, n[0], n[1], ig_comm_cache_nodes(cache),
+                                           ig_comm_cache_opening_max_bytes(cache), s);
         m->send = send;
         m->expect = expect;
     }
@@ -381,7 +383,8 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, c
 
 ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
-    opening o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size };
+    opening o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size,
+                  .max_bytes = ig_comm_cache_opening_max_bytes(cache) };
     ig_opening_left *left = ig_comm_cache_opening_left(cache);
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
     /* Before any receive of this call, what an earlier call left. */

@@ -4,18 +4,32 @@
  * pieces, the rest the expected bytes (capped: a small process's are below
  * the cap), or for a sender in pieces, which expects nothing, its block's
  * bytes (below the cap: it is small). */
-static int sends_in_pieces(const ig_opening_self *self)
+static int sends_in_pieces(const ig_opening_self *self, int64_t max_bytes)
 {
     return self->pieces && ig_opening_self_leaves_early(self) && !self->hard && self->send > 0 &&
-           self->send < IG_OPENING_MAX_BYTES;
+           self->send < max_bytes;
 }
 
-int ig_opening_tag(const ig_opening_self *self)
+int64_t ig_opening_max_bytes(int64_t tag_ub)
 {
-    int pieces = sends_in_pieces(self);
+    int64_t fits = (tag_ub - IG_OPENING_TAG_FIRST - 7) >> 3; /* IG_OPENING_TAG_FIRST + (value << 3 | 7) <= tag_ub */
+    if (fits < 0)
+        return 0;
+    return fits < IG_OPENING_MAX_BYTES ? fits : IG_OPENING_MAX_BYTES;
+}
+
+int64_t ig_opening_named(int64_t bytes, int64_t max_bytes)
+{
+    return bytes > max_bytes ? max_bytes : bytes;
+}
+
+int ig_opening_tag(const ig_opening_self *self, int64_t max_bytes)
+{
+    int pieces = sends_in_pieces(self, max_bytes);
     int64_t value = pieces ? self->send : self->hard || self->expect < 0 ? 0 : self->expect;
-    if (value > IG_OPENING_MAX_BYTES)
-        value = IG_OPENING_MAX_BYTES;
+    if (max_bytes > IG_OPENING_MAX_BYTES)
+        max_bytes = IG_OPENING_MAX_BYTES;
+    value = ig_opening_named(value, max_bytes < 0 ? 0 : max_bytes);
     return IG_OPENING_TAG_FIRST + (int)((value << 3) | (pieces ? 4 : 0) | (self->small ? 2 : 0) | (self->hard ? 1 : 0));
 }
 

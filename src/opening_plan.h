@@ -81,11 +81,21 @@
  * IG_OPENING_TAG_FIRST and above; the two later messages have their own. */
 enum { IG_OPENING_TAG_VERDICT = 1, IG_OPENING_TAG_LATE = 2, IG_OPENING_TAG_PIECE = 3, IG_OPENING_TAG_FIRST = 16 };
 
-/* The largest block size a tag names exactly; a small process sends and
- * expects less (so every size in a done pair is exact).  The tags then
- * stay below 2^29 + 16, within any Open MPI's MPI_TAG_UB. */
+/* The largest block size a round-one tag names exactly (its tags then stay
+ * below 2^29 + 16); a small process sends and expects less (so every size
+ * in a done pair is exact).  Where the MPI library's tags end lower, so
+ * does this size: ig_opening_max_bytes. */
 #define IG_OPENING_MAX_BYTES ((int64_t)((1 << 26) - 1))
-#define IG_OPENING_TAG_CEILING (IG_OPENING_TAG_FIRST + (1 << 29))
+
+/* The largest block size a round-one tag names exactly where tags end at
+ * tag_ub: IG_OPENING_MAX_BYTES, or less where tag_ub is below 2^29 + 23.
+ * MPI_TAG_UB is the MPI library's, not the standard's: 2^31 - 1 with Open
+ * MPI's ob1 layer, 2^23 - 1 with its UCX layer (the usual one on
+ * InfiniBand), at least 32767 anywhere.  tag_ub must be the same on every
+ * process of the communicator (comm_cache.c takes the smallest over both
+ * groups), and so is the result: sizes at or above it are never small,
+ * and their tags say only "this size or more". */
+int64_t ig_opening_max_bytes(int64_t tag_ub);
 
 /* The size of a piece (above): below Open MPI's TCP eager limit (64 KiB,
  * less the message header), so each piece is sent eagerly where the limit
@@ -128,7 +138,14 @@ typedef struct {
     int pieces;     /* the peer sends its block in pieces: more follow the first */
 } ig_opening_heard;
 
-int ig_opening_tag(const ig_opening_self *self);
+/* The tag of a process's round-one messages, on a communicator whose tags
+ * name sizes below max_bytes exactly (ig_opening_max_bytes): at most
+ * IG_OPENING_TAG_FIRST + 8 max_bytes + 7. */
+int ig_opening_tag(const ig_opening_self *self, int64_t max_bytes);
+/* What a process's block of `send` bytes looks like in a peer's tag that
+ * names what the peer expects: the same size, or max_bytes for "this or
+ * more" (so a pair whose sizes both reach the cap does not differ). */
+int64_t ig_opening_named(int64_t bytes, int64_t max_bytes);
 /* What a receiver that expects `room` bytes learns from a round-one
  * message with this tag, `got` bytes received, truncated or not. */
 ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated, int64_t room);

@@ -26,8 +26,13 @@
 #define MAXP 6
 #define BIG (IG_OPENING_MAX_BYTES + 5)
 
+/* MPI_TAG_UB of Open MPI's ob1 layer, of its UCX layer, and the least MPI
+ * allows (opening_plan.h: ig_opening_max_bytes). */
+static const int64_t tag_ubs[] = { 2147483647, 8388607, 32767 };
+
 typedef struct {
     int n[2], np;
+    int64_t max_bytes; /* what the communicator's tags name exactly */
     ig_opening_self self[MAXP];
 } layout;
 
@@ -42,7 +47,7 @@ static ig_opening_heard heard_by(const layout *l, int receiver, int sender)
     if (s->pieces && bytes > IG_OPENING_PIECE_BYTES)
         bytes = IG_OPENING_PIECE_BYTES;
     int truncated = bytes > room;
-    return ig_opening_heard_from(ig_opening_tag(s), truncated ? room : bytes, truncated, room);
+    return ig_opening_heard_from(ig_opening_tag(s, l->max_bytes), truncated ? room : bytes, truncated, room);
 }
 
 enum { ENDED, GO_ON, PAIR_BY_PAIR };
@@ -138,7 +143,7 @@ static void simulate(const layout *l)
  * the judgement: the tag carries the whole block's). */
 static int view_count(void) { return 4 * 4 * 2 + 3; }
 
-static ig_opening_self view(int v)
+static ig_opening_self view(int v, int64_t max_bytes)
 {
     static const int64_t sizes[4] = { 0, 8, 16, BIG };
     if (v == 4 * 4 * 2)
@@ -146,30 +151,34 @@ static ig_opening_self view(int v)
     if (v > 4 * 4 * 2)
         return (ig_opening_self){ .send = sizes[v - 4 * 4 * 2], .small = 1, .pieces = 1 };
     ig_opening_self s = { .send = sizes[v % 4], .expect = sizes[(v / 4) % 4], .small = v / 16 };
-    if (s.send >= IG_OPENING_MAX_BYTES || s.expect >= IG_OPENING_MAX_BYTES)
+    if (s.send >= max_bytes || s.expect >= max_bytes)
         s.small = 0; /* never small beyond the cap (ig_decide_opening_sends) */
     return s;
 }
 
-static void enumerate(int n0, int n1)
+static void enumerate(int n0, int n1, int64_t max_bytes)
 {
-    layout l = { .n = { n0, n1 }, .np = n0 + n1 };
+    layout l = { .n = { n0, n1 }, .np = n0 + n1, .max_bytes = max_bytes };
     long total = 1;
     for (int i = 0; i < l.np; i++)
         total *= view_count();
     for (long k = 0; k < total; k++) {
         long rest = k;
         for (int i = 0; i < l.np; i++, rest /= view_count())
-            l.self[i] = view((int)(rest % view_count()));
+            l.self[i] = view((int)(rest % view_count()), max_bytes);
         simulate(&l);
     }
 }
 
+/* With tags that name every size here, and with tags that stop between 8
+ * and 16 (where a 16-byte call is "16 or more" in its tags, never small). */
 START_TEST(every_layout_up_to_four_processes)
 {
-    for (int n0 = 1; n0 <= 3; n0++)
-        for (int n1 = 1; n0 + n1 <= 4; n1++)
-            enumerate(n0, n1);
+    const int64_t caps[] = { IG_OPENING_MAX_BYTES, 12 };
+    for (int c = 0; c < 2; c++)
+        for (int n0 = 1; n0 <= 3; n0++)
+            for (int n1 = 1; n0 + n1 <= 4; n1++)
+                enumerate(n0, n1, caps[c]);
 }
 END_TEST
 
@@ -177,11 +186,11 @@ START_TEST(random_layouts_of_six)
 {
     srand(12345);
     for (int k = 0; k < 300000; k++) {
-        layout l = { .n = { 1 + rand() % 5, 0 } };
+        layout l = { .n = { 1 + rand() % 5, 0 }, .max_bytes = k % 2 ? 12 : IG_OPENING_MAX_BYTES };
         l.n[1] = 6 - l.n[0];
         l.np = 6;
         for (int i = 0; i < l.np; i++)
-            l.self[i] = view(rand() % view_count());
+            l.self[i] = view(rand() % view_count(), l.max_bytes);
         simulate(&l);
     }
 }
@@ -189,18 +198,39 @@ END_TEST
 
 START_TEST(tags_carry_what_a_pair_compares)
 {
-    int64_t expects[] = { 0, 1, 4096, IG_OPENING_MAX_BYTES - 1 };
-    for (int e = 0; e < 4; e++)
-        for (int small = 0; small < 2; small++) {
-            ig_opening_self s = { .send = 3, .expect = expects[e], .small = small };
-            int tag = ig_opening_tag(&s);
-            REQUIRE(tag >= IG_OPENING_TAG_FIRST && tag < IG_OPENING_TAG_CEILING, "tag %d out of range", tag);
-            ig_opening_heard h = ig_opening_heard_from(tag, 3, 0, 3);
-            REQUIRE(h.expect == expects[e] && h.small == small && !h.hard && !h.pieces, "tag %d decoded wrongly", tag);
-        }
-    ig_opening_self hard = { .hard = 1 }, huge = { .expect = BIG };
-    REQUIRE(ig_opening_heard_from(ig_opening_tag(&hard), 0, 0, 0).hard, "hard lost");
-    REQUIRE(ig_opening_tag(&huge) < IG_OPENING_TAG_CEILING, "a huge expectation leaves the tag range");
+    for (size_t u = 0; u < sizeof tag_ubs / sizeof tag_ubs[0]; u++) {
+        int64_t max = ig_opening_max_bytes(tag_ubs[u]);
+        REQUIRE(max > 4000 && max <= IG_OPENING_MAX_BYTES, "tags up to %lld name sizes below %lld",
+                (long long)tag_ubs[u], (long long)max);
+        int64_t expects[] = { 0, 1, max / 2, max - 1 };
+        for (int e = 0; e < 4; e++)
+            for (int small = 0; small < 2; small++) {
+                ig_opening_self s = { .send = 3, .expect = expects[e], .small = small };
+                int tag = ig_opening_tag(&s, max);
+                REQUIRE(tag >= IG_OPENING_TAG_FIRST && tag <= tag_ubs[u], "tag %d out of range", tag);
+                ig_opening_heard h = ig_opening_heard_from(tag, 3, 0, 3);
+                REQUIRE(h.expect == expects[e] && h.small == small && !h.hard && !h.pieces,
+                        "tag %d decoded wrongly", tag);
+            }
+        /* Every flag at once, and sizes beyond what the tags name: still legal tags,
+         * which say "the cap or more". */
+        ig_opening_self hard = { .hard = 1 }, huge = { .expect = BIG }, all = { .expect = max, .small = 1, .hard = 1 },
+                        pieces = { .send = max - 1, .small = 1, .pieces = 1 };
+        REQUIRE(ig_opening_heard_from(ig_opening_tag(&hard, max), 0, 0, 0).hard, "hard lost");
+        REQUIRE(ig_opening_tag(&huge, max) <= tag_ubs[u] && ig_opening_tag(&all, max) <= tag_ubs[u] &&
+                    ig_opening_tag(&pieces, max) <= tag_ubs[u],
+                "a tag beyond MPI_TAG_UB %lld", (long long)tag_ubs[u]);
+        REQUIRE(ig_opening_heard_from(ig_opening_tag(&huge, max), 0, 0, 0).expect == max,
+                "a size beyond the cap is not named as the cap");
+        REQUIRE(ig_opening_named(max + 1, max) == max && ig_opening_named(max - 1, max) == max - 1,
+                "sizes named as a peer's tag names them");
+    }
+    /* The largest tag that fits, exactly: one more would not. */
+    REQUIRE(IG_OPENING_TAG_FIRST + (ig_opening_max_bytes(8388607) << 3 | 7) <= 8388607 &&
+                IG_OPENING_TAG_FIRST + ((ig_opening_max_bytes(8388607) + 1) << 3 | 7) > 8388607,
+            "the UCX cap is not the largest that fits");
+    REQUIRE(ig_opening_max_bytes(0) == 0 && ig_opening_max_bytes(2147483647) == IG_OPENING_MAX_BYTES,
+            "caps at the ends");
 }
 END_TEST
 
@@ -211,8 +241,8 @@ START_TEST(pieces_carry_the_block_size)
     int64_t sends[] = { IG_OPENING_PIECE_BYTES + 1, 4 << 20, IG_OPENING_MAX_BYTES - 1 };
     for (int i = 0; i < 3; i++) {
         ig_opening_self s = { .send = sends[i], .small = 1, .pieces = 1 };
-        int tag = ig_opening_tag(&s);
-        REQUIRE(tag >= IG_OPENING_TAG_FIRST && tag < IG_OPENING_TAG_CEILING, "tag %d out of range", tag);
+        int tag = ig_opening_tag(&s, IG_OPENING_MAX_BYTES);
+        REQUIRE(tag >= IG_OPENING_TAG_FIRST && tag <= IG_OPENING_TAG_FIRST + (IG_OPENING_MAX_BYTES << 3 | 7), "tag %d out of range", tag);
         ig_opening_heard fits = ig_opening_heard_from(tag, IG_OPENING_PIECE_BYTES, 0, sends[i]);
         REQUIRE(fits.pieces && fits.small && fits.expect == 0 && fits.got == sends[i] && !fits.truncated,
                 "a block of %lld in pieces decoded wrongly", (long long)sends[i]);
@@ -227,7 +257,7 @@ START_TEST(pieces_carry_the_block_size)
     }
     /* Only a sender that leaves early (it expects nothing) may say pieces. */
     ig_opening_self receives_too = { .send = 1 << 20, .expect = 8, .small = 1, .pieces = 1 };
-    REQUIRE(!ig_opening_heard_from(ig_opening_tag(&receives_too), 8, 0, 1 << 20).pieces,
+    REQUIRE(!ig_opening_heard_from(ig_opening_tag(&receives_too, IG_OPENING_MAX_BYTES), 8, 0, 1 << 20).pieces,
             "a process that expects blocks sent a pieces tag");
     REQUIRE(ig_opening_piece_count(1) == 1 && ig_opening_piece_count(IG_OPENING_PIECE_BYTES) == 1 &&
                 ig_opening_piece_count(IG_OPENING_PIECE_BYTES + 1) == 2 &&
@@ -246,7 +276,7 @@ START_TEST(pieces_after_follow_the_tag)
                               IG_OPENING_MAX_BYTES - 1 };
     for (size_t i = 0; i < sizeof sends / sizeof sends[0]; i++) {
         ig_opening_self s = { .send = sends[i], .small = 1, .pieces = 1 };
-        int tag = ig_opening_tag(&s);
+        int tag = ig_opening_tag(&s, IG_OPENING_MAX_BYTES);
         int64_t after = ig_opening_pieces_after(tag);
         REQUIRE(after == ig_opening_piece_count(sends[i]) - 1 && after >= 1,
                 "a block of %lld in pieces: %lld pieces after the first", (long long)sends[i], (long long)after);
@@ -262,7 +292,7 @@ START_TEST(pieces_after_follow_the_tag)
                                        { .hard = 1 }, { .send = 0, .expect = 0, .small = 1 },
                                        { .send = 1 << 20, .expect = 8, .small = 1, .pieces = 1 } };
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
-        REQUIRE(ig_opening_pieces_after(ig_opening_tag(&others[i])) == 0, "pieces after round-one message %zu", i);
+        REQUIRE(ig_opening_pieces_after(ig_opening_tag(&others[i], IG_OPENING_MAX_BYTES)) == 0, "pieces after round-one message %zu", i);
     REQUIRE(ig_opening_pieces_after(IG_OPENING_TAG_VERDICT) == 0 && ig_opening_pieces_after(IG_OPENING_TAG_LATE) == 0 &&
                 ig_opening_pieces_after(IG_OPENING_TAG_PIECE) == 0,
             "pieces after a message that is not of round one");
@@ -283,7 +313,7 @@ START_TEST(tag_says_who_leaves_early)
                                        { .send = 8, .expect = 8 },
                                        { .hard = 1 } };
     for (size_t i = 0; i < sizeof selves / sizeof selves[0]; i++)
-        REQUIRE(ig_opening_tag_leaves_early(ig_opening_tag(&selves[i])) == ig_opening_self_leaves_early(&selves[i]),
+        REQUIRE(ig_opening_tag_leaves_early(ig_opening_tag(&selves[i], IG_OPENING_MAX_BYTES)) == ig_opening_self_leaves_early(&selves[i]),
                 "self %zu: its tag says otherwise about leaving early", i);
     REQUIRE(ig_opening_tag_leaves_early(-1) && ig_opening_tag_leaves_early(IG_OPENING_TAG_PIECE),
             "a peer of which nothing is known is waited for");
@@ -299,26 +329,31 @@ START_TEST(small_is_joint_and_direct)
     const int64_t sizes[] = { 0, 1, 1024, 4096, 16384, 65536, 262144, 1 << 20, 4 << 20, 64 << 20 };
     const int n = (int)(sizeof sizes / sizeof sizes[0]);
     int smalls = 0;
-    for (int nodes = 1; nodes <= 2; nodes++)
-        for (int n0 = 1; n0 <= 16; n0 += 3)
-            for (int n1 = 1; n1 <= 16; n1 += 5)
-                for (int a = 0; a < n; a++)
-                    for (int b = 0; b < n; b++) {
-                        int low = ig_decide_opening_sends(0, sizes[a], sizes[b], n0, n1, nodes, &s);
-                        int high = ig_decide_opening_sends(1, sizes[b], sizes[a], n0, n1, nodes, &s);
-                        REQUIRE(low == high, "groups disagree at %d+%d %lld/%lld", n0, n1, (long long)sizes[a],
-                                (long long)sizes[b]);
-                        if (!low)
-                            continue;
-                        smalls++;
-                        ig_shape sh;
-                        ig_choice ch;
-                        ig_shape_guess_uniform(0, sizes[a], sizes[b], 1, 1, n0, n1, nodes, &sh);
-                        ig_decide(&sh, 0, &s, &ch);
-                        REQUIRE(ch.kind == IG_DECISION_SERVE && ch.nsteps == 1 &&
-                                    ch.steps[0].algorithm == IG_ALG_DIRECT,
-                                "small at %d+%d but the agreed choice is not direct", n0, n1);
-                    }
+    /* Groups up to the opening's 32 processes in all, the larger one
+     * beyond direct's window of 16 too; tags of ob1, UCX and the least. */
+    for (size_t u = 0; u < sizeof tag_ubs / sizeof tag_ubs[0]; u++)
+        for (int nodes = 1; nodes <= 2; nodes++)
+            for (int n0 = 1; n0 < IG_OPENING_MAX_PROCS; n0 += 3)
+                for (int n1 = 1; n0 + n1 <= IG_OPENING_MAX_PROCS; n1 += 5)
+                    for (int a = 0; a < n; a++)
+                        for (int b = 0; b < n; b++) {
+                            int64_t max = ig_opening_max_bytes(tag_ubs[u]);
+                            int low = ig_decide_opening_sends(0, sizes[a], sizes[b], n0, n1, nodes, max, &s);
+                            int high = ig_decide_opening_sends(1, sizes[b], sizes[a], n0, n1, nodes, max, &s);
+                            REQUIRE(low == high, "groups disagree at %d+%d %lld/%lld", n0, n1, (long long)sizes[a],
+                                    (long long)sizes[b]);
+                            if (!low)
+                                continue;
+                            smalls++;
+                            REQUIRE(sizes[a] < max && sizes[b] < max, "small at sizes its tags cannot name");
+                            ig_shape sh;
+                            ig_choice ch;
+                            ig_shape_guess_uniform(0, sizes[a], sizes[b], 1, 1, n0, n1, nodes, &sh);
+                            ig_decide(&sh, 0, &s, &ch);
+                            REQUIRE(ch.kind == IG_DECISION_SERVE && ch.nsteps == 1 &&
+                                        ch.steps[0].algorithm == IG_ALG_DIRECT,
+                                    "small at %d+%d but the agreed choice is not direct", n0, n1);
+                        }
     REQUIRE(smalls > 0, "nothing is ever small");
     s.opening = 0;
     REQUIRE(!ig_decide_opening_applies(&s, 2, 2, 1), "applies while off");
