@@ -13,6 +13,7 @@
 #include "p2p.h"
 #include "tags.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 /* Gather stage: every member's own block is already in place in the
@@ -78,7 +79,40 @@ static int fc_sender_gather(ig_pair *pair, const ig_xfer *x, ig_group_stage stag
     return rc;
 }
 
-static int fc_sender(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
+/* The broadcast stage (p < q), from the sender at rank 0 of fc_bcast to
+ * its receivers: count elements of type at buf on every member, the root's
+ * its send block, a receiver's the slot of that block.  The members' byte
+ * counts match but their counts and types need not (a sender's N doubles,
+ * a receiver's one block type; MPI only asks that the type signatures
+ * match), and Open MPI's tuned MPI_Bcast chooses, and cuts, by each
+ * member's own count: its scatter-allgather falls back to the linear
+ * algorithm on members whose count is below the group's size, its split
+ * binary tree halves the count, so members passing different counts ran
+ * different protocols and hung or returned other bytes (groups of 16 to
+ * 31 members with blocks of 1 MiB chose scatter-allgather by default;
+ * tests/mpi/test_fc_bcast.sh forces each algorithm).  So where every
+ * block is bytes in order (in_bytes, from the agreed shape) every member
+ * passes the bytes as MPI_BYTE, which keeps the MPI library's tuned,
+ * segmented algorithms; otherwise the stage is intergather's own binomial
+ * tree, point to point, where only signatures must match (p2p.h), which
+ * allocates nothing and so cannot fail on one member alone. */
+static int fc_bcast(ig_pair *pair, void *buf, int count, MPI_Datatype type, int in_bytes)
+{
+    MPI_Count size = 0;
+    MPI_Aint true_lb = 0;
+    if (!in_bytes)
+        return ig_bcast_binomial(buf, count, type, IG_TAG_BCAST, pair->fc_bcast);
+    int rc = PMPI_Type_size_x(type, &size);
+    if (rc == MPI_SUCCESS)
+        rc = ig_block_true_lb(count, type, &true_lb);
+    if (rc == MPI_SUCCESS && (MPI_Count)count * size > INT_MAX)
+        rc = MPI_ERR_COUNT; /* the decision keeps such blocks off this path */
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return PMPI_Bcast((char *)buf + true_lb, (int)(count * size), MPI_BYTE, 0, pair->fc_bcast);
+}
+
+static int fc_sender(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
     const ig_fc_role *role = &pair->fc;
     int rc = MPI_SUCCESS;
@@ -86,13 +120,13 @@ static int fc_sender(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
         rc = PMPI_Send(x->sbuf, x->scount, x->stype, role->direct_peer, IG_TAG_DIRECT, pair->comm);
     /* The root of a broadcast only reads its buffer; MPI's prototype is not const. */
     if (pair->fc_bcast != MPI_COMM_NULL)
-        ig_err_keep(&rc, PMPI_Bcast((void *)x->sbuf, x->scount, x->stype, 0, pair->fc_bcast));
+        ig_err_keep(&rc, fc_bcast(pair, (void *)x->sbuf, x->scount, x->stype, step->bcast_in_bytes));
     if (pair->fc_gather != MPI_COMM_NULL)
-        ig_err_keep(&rc, fc_sender_gather(pair, x, stage));
+        ig_err_keep(&rc, fc_sender_gather(pair, x, step->stage[1]));
     return rc;
 }
 
-static int fc_receiver(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
+static int fc_receiver(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
     const ig_fc_role *role = &pair->fc;
     int rc = MPI_SUCCESS;
@@ -100,18 +134,17 @@ static int fc_receiver(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
         rc = PMPI_Recv(ig_xfer_rptr(x, role->direct_block), ig_xfer_rcount(x, role->direct_block), x->rtype,
                        role->direct_peer, IG_TAG_DIRECT, pair->comm, MPI_STATUS_IGNORE);
     if (pair->fc_bcast != MPI_COMM_NULL)
-        ig_err_keep(&rc, PMPI_Bcast(ig_xfer_rptr(x, role->bcast_block), ig_xfer_rcount(x, role->bcast_block),
-                                    x->rtype, 0, pair->fc_bcast));
-    ig_err_keep(&rc, fc_gather_when_ready(pair, x, stage, 1));
+        ig_err_keep(&rc, fc_bcast(pair, ig_xfer_rptr(x, role->bcast_block), ig_xfer_rcount(x, role->bcast_block),
+                                  x->rtype, step->bcast_in_bytes));
+    ig_err_keep(&rc, fc_gather_when_ready(pair, x, step->stage[1], 1));
     return rc;
 }
 
+/* Everyone in a gather group runs the receivers' stage, step->stage[1]. */
 int ig_alg_fc(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
     int rc = ig_pair_fc_prepare(pair);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* Everyone in a gather group runs the receivers' stage. */
-    ig_group_stage stage = step->stage[1];
-    return ig_pair_is_sender(pair) ? fc_sender(pair, x, stage) : fc_receiver(pair, x, stage);
+    return ig_pair_is_sender(pair) ? fc_sender(pair, x, step) : fc_receiver(pair, x, step);
 }

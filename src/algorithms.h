@@ -38,6 +38,10 @@ typedef struct {
     int window;               /* direct, chain, relay (a receiver's relays): sends a process keeps in flight at once */
     int piece_window;         /* relay: pieces a sender keeps in flight at once */
     uint64_t segment_bytes;   /* chain: bytes per segment (0: whole blocks, in their datatype) */
+    /* fc: every block of the call is bytes in order, under 2 GiB (the
+     * agreed shape says so): its broadcast stage moves them as MPI_BYTE;
+     * otherwise as one element of each member's block type (algo_fc.c). */
+    int bcast_in_bytes;
     /* direct, in an erroneous call whose receives would be truncated: the
      * largest block the pair's first and second group send (0: receive in
      * place).  A process that expects less from a group takes that group's

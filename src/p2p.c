@@ -46,3 +46,24 @@ int ig_window_slot(MPI_Request *slots, int window, int posted, int *slot)
         *slot = posted % window;
     return rc;
 }
+
+/* Rank r's parent is r without its lowest set bit; its children are r +
+ * 2^i for every 2^i below that bit (all 2^i < n for the root). */
+int ig_bcast_binomial(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm comm)
+{
+    int rank, n, rc, mask = 1, children = 0;
+    MPI_Request sends[8 * sizeof(int)];
+    rc = PMPI_Comm_rank(comm, &rank);
+    ig_err_keep(&rc, PMPI_Comm_size(comm, &n));
+    if (rc != MPI_SUCCESS)
+        return rc;
+    while (mask < n && !(rank & mask))
+        mask <<= 1;
+    if (rank != 0)
+        rc = PMPI_Recv(buf, count, type, rank - mask, tag, comm, MPI_STATUS_IGNORE);
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (rank + mask < n)
+            ig_err_keep(&rc, PMPI_Isend(buf, count, type, rank + mask, tag, comm, &sends[children++]));
+    ig_err_keep(&rc, ig_waitall(children, sends));
+    return rc;
+}

@@ -22,6 +22,13 @@ int ig_waitall_status(int n, MPI_Request *reqs, MPI_Status *stats);
  * a peer. */
 int ig_window_slot(MPI_Request *slots, int window, int posted, int *slot);
 
+/* A broadcast from rank 0 of comm along a binomial tree, point to point:
+ * every member passes its own count and type, which need only match the
+ * root's in type signature, as MPI promises (MPI_Bcast implementations
+ * may choose and cut by each member's own count: algo_fc.c).  A member
+ * whose receive failed still forwards, so that none is left waiting. */
+int ig_bcast_binomial(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm comm);
+
 /* MPICH's errflag: keep the first error and go on with the remaining
  * steps, so that a process whose step failed still takes part in the
  * others and its peers are never left waiting. */

@@ -9,7 +9,8 @@ enum {
     IG_TAG_RING = 4,       /* ring schedule steps */
     IG_TAG_GATHER = 5,     /* intergather's own intra-group allgather stage */
     IG_TAG_AGREE = 6,      /* a process's view of a call, straight to every other (agree.c) */
-    IG_TAG_MEASURE = 7     /* the ping-pong that measures a communicator's network (net_measure.c) */
+    IG_TAG_MEASURE = 7,    /* the ping-pong that measures a communicator's network (net_measure.c) */
+    IG_TAG_BCAST = 8       /* fc's broadcast stage where blocks are not bytes in order (algo_fc.c) */
 };
 
 #endif
