@@ -120,8 +120,9 @@ static int post_early_sends(opening *o, int64_t pieces, char *copy, MPI_Request 
 
 /* A sender in pieces waits until each peer has taken its pieces, or has
  * said that it takes them later (opening_left.h: it settles them after
- * the call).  Returns whether some sends are still open; a failed send
- * counts as ended, its error kept in *rc. */
+ * the call).  Returns whether some sends are still open.  A failed send
+ * ends the wait for its peer, its error kept in *rc; that peer's other
+ * sends are kept open like those taken later (the copy they read stays). */
 static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MPI_Request *sends, int *rc)
 {
     char settled[MAX_REMOTE] = { 0 };
@@ -136,8 +137,10 @@ static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MP
                 continue;
             failed = PMPI_Testall((int)pieces, &sends[(int64_t)j * pieces], &taken, MPI_STATUSES_IGNORE);
             ig_err_keep(rc, failed);
-            if (taken || failed != MPI_SUCCESS)
+            if (taken)
                 settled[j] = 1;
+            else if (failed != MPI_SUCCESS) /* its other pieces may still read the copy: kept, as below */
+                later = settled[j] = 1;
             else if (ig_opening_left_settle_peer(left, j, o->comm, 0, &tag[j]) && ig_opening_tag_leaves_early(tag[j]))
                 later = settled[j] = 1;
             else

@@ -94,17 +94,24 @@ void ig_opening_left_settle_sends(ig_opening_left *left, int wait)
     left->n_sends = 0;
 }
 
+static void free_copy(ig_opening_left *left)
+{
+    free(left->copy);
+    left->copy = NULL;
+    left->copy_room = 0;
+}
+
 void ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm, int wait)
 {
     ig_opening_left_settle_receives(left, comm, wait);
     ig_opening_left_settle_sends(left, wait);
+    if (left->n_sends == 0 && left->copy_room > IG_OPENING_COPY_KEPT)
+        free_copy(left);
 }
 
 void ig_opening_left_release(ig_opening_left *left, MPI_Comm comm)
 {
     if (comm != MPI_COMM_NULL)
         ig_opening_left_settle(left, comm, 1);
-    free(left->copy);
-    left->copy = NULL;
-    left->copy_room = 0;
+    free_copy(left);
 }

@@ -15,7 +15,9 @@
  *
  * Its pieces that nobody takes in the call.  A sender in pieces sends
  * them from a copy of its block (in a buffer kept here for the next
- * calls), and waits until each peer has taken its pieces or has said, in
+ * calls, up to IG_OPENING_COPY_KEPT bytes: a larger one is freed once no
+ * send reads it, so that a program with many communicators does not hold
+ * a copy of its largest block on each), and waits until each peer has taken its pieces or has said, in
  * its own round-one message, that it leaves early (then it takes them
  * only when it settles, later: where the pieces are not sent eagerly,
  * waiting for that would wait on a process that has gone on, perhaps to a
@@ -38,13 +40,16 @@
 #include <mpi.h>
 #include <stddef.h>
 
+/* The largest copy buffer kept between calls (above). */
+#define IG_OPENING_COPY_KEPT ((size_t)4 << 20)
+
 typedef struct {
     MPI_Request recv[IG_OPENING_MAX_PROCS]; /* by remote rank; MPI_REQUEST_NULL once settled */
     int n;                                  /* remote ranks held (0: no receive to settle) */
     int sent_in_vain;                       /* a peer's block came although this process expected nothing */
     MPI_Request *sends;                     /* pieces not yet taken (erroneous calls), n_sends of them */
     int n_sends;
-    char *copy; /* the buffer a sender in pieces sends from, copy_room bytes, kept for the next calls */
+    char *copy; /* the buffer a sender in pieces sends from, copy_room bytes, kept for the next calls (above) */
     size_t copy_room;
 } ig_opening_left;
 
