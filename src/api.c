@@ -141,10 +141,13 @@ int ig_pair_create(MPI_Comm comm, int p, ig_pair **out)
     if (p < 1 || p >= size)
         return MPI_ERR_ARG;
     rc = PMPI_Comm_dup(comm, &dup);
-    if (rc == MPI_SUCCESS)
-        rc = ig_private_comm_setup(dup);
     if (rc != MPI_SUCCESS)
         return rc;
+    rc = ig_private_comm_setup(dup);
+    if (rc != MPI_SUCCESS) {
+        ig_private_comm_free(&dup);
+        return rc;
+    }
     /* A process without the pair's storage still takes part in adopting
      * it, which then fails for every process alike. */
     int requests, ints;
