@@ -49,18 +49,18 @@ static int max_int(int a, int b) { return a > b ? a : b; }
  * pieces and a window, where the model weighs it.  Ints: fc's, spread's
  * and full duplex's counts and displacements (3 per process of a group),
  * the chain's and relay's orders (2 (p + 1)). */
-void ig_decide_pair_room(int p, int q, int *requests, int *ints)
-{
-    int larger = max_int(p, q);
-    *requests = max_int(2 * larger, p + IG_DIRECT_WINDOW);
-    if ((int64_t)p * q <= IG_RELAY_MAX_MESSAGES)
-        *requests = max_int(*requests, p * q + IG_DIRECT_WINDOW);
-    *ints = 3 * (p + q) + 2;
-}
-
 static int capped(int64_t n)
 {
     return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+void ig_decide_pair_room(int p, int q, int *requests, int *ints)
+{
+    int64_t larger = max_int(p, q), wide = (int64_t)p + IG_DIRECT_WINDOW;
+    *requests = capped(2 * larger > wide ? 2 * larger : wide); /* in 64 bits: groups of a billion stay defined */
+    if ((int64_t)p * q <= IG_RELAY_MAX_MESSAGES)
+        *requests = max_int(*requests, p * q + IG_DIRECT_WINDOW);
+    *ints = capped(3 * ((int64_t)p + q) + 2);
 }
 
 /* Beyond the pair's room: the chain's receivers hold every segment they
