@@ -59,6 +59,8 @@ for t in $all_tests; do
         tests/mpi/test_fallbacks.sh) echo "test-mpich: not on MPICH 4.0.2: $t (native MPICH segfaults on its erroneous MPI_IN_PLACE call)" ;;
         tests/mpi/test_bad_input.sh) echo "test-mpich: not on MPICH 4.0.2: $t (its expected native outcomes are Open MPI 4.1's; native MPICH 4.0.2 crashes or corrupts on several of its erroneous and derived-datatype cases)" ;;
         tests/mpi/test_spawn.sh) echo "test-mpich: not on MPICH 4.0.2 here: $t (native MPI_Comm_spawn fails, without the shim too: 'Error in spawn call')" ;;
+        tests/mpi/test_tag_bound.sh) echo "test-mpich: Open MPI only: $t (it runs the opening round over Open MPI's UCX layer; under MPICH the opening does not apply, README)" ;;
+        tests/mpi/test_fc_bcast.sh) echo "test-mpich: Open MPI only: $t (it forces Open MPI's coll_tuned broadcast algorithms; under MPICH the same fc calls run in test_fc_matrix.sh and test_allgatherv.sh)" ;;
         tests/fortran/test_fortran.sh) echo "test-mpich: not on MPICH: $t (MPICH's Fortran PMPI_ALLGATHER calls the C MPI_Allgather, so the test's native reference goes through the shim)" ;;
         *) tests="$tests $t" ;;
     esac
