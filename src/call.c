@@ -23,6 +23,8 @@ static int type_usable(MPI_Datatype type, MPI_Comm probe)
     int position = 0;
     if (type == MPI_DATATYPE_NULL)
         return 0;
+    if (probe == MPI_COMM_NULL)
+        return 1; /* no probe (ig_lifecycle_start failed): the call is not served, the MPI library checks */
     return PMPI_Pack(out, 0, type, out, (int)sizeof out, &position, probe) == MPI_SUCCESS;
 }
 
@@ -103,7 +105,9 @@ int ig_call_classify(ig_call *c)
         return go_native(IG_FALLBACK_COMM_NULL);
     if (PMPI_Comm_test_inter(c->comm, &inter) != MPI_SUCCESS || !inter)
         return go_native(IG_FALLBACK_INTRA);
-    ig_lifecycle_start();
+    if (ig_lifecycle_finished())
+        return go_native(IG_FALLBACK_NOT_INITIALIZED); /* its state released (lifecycle.h) */
+    int started = ig_lifecycle_start() == MPI_SUCCESS;
     MPI_Comm probe = ig_lifecycle_probe_comm();
     PMPI_Comm_remote_size(c->comm, &c->remote_size);
     c->hard_error = MPI_SUCCESS;
@@ -113,5 +117,9 @@ int ig_call_classify(ig_call *c)
     ig_fallback send_reason = check_send(c, probe);
     ig_fallback recv_reason = c->hard_error == MPI_SUCCESS ? check_recv(c, probe) : IG_FALLBACK_NONE;
     c->local_reason = send_reason != IG_FALLBACK_NONE ? send_reason : recv_reason;
+    /* Without its hook or probe (no memory at start-up) this process is not
+     * served, jointly, as when it cannot build its receive type. */
+    if (!started && c->local_reason == IG_FALLBACK_NONE)
+        c->local_reason = IG_FALLBACK_NO_MEMORY;
     return 1;
 }

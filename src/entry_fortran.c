@@ -21,6 +21,7 @@
 #include "call.h"
 #include "errors.h"
 #include "intergather.h"
+#include "lifecycle.h"
 #include "mpi_identity.h"
 #include "serve.h"
 
@@ -179,6 +180,60 @@ static void fortran_allgatherv(const char *name, void *sendbuf, MPI_Fint *sendco
     }
 }
 
+typedef void (*fortran_init_fn)(MPI_Fint *);
+typedef void (*fortran_init_thread_fn)(MPI_Fint *, MPI_Fint *, MPI_Fint *);
+
+/* MPI_INIT and MPI_INIT_THREAD from Fortran.  Open MPI's bindings call
+ * PMPI_Init, not the C MPI_Init wrapper (lifecycle.c), so without these
+ * the finalize hook would be set only at the first inter-communicator
+ * call, after any MPI_COMM_SELF attribute the program set before it, and
+ * MPI, which deletes those newest first, would release intergather's
+ * state before the program's callbacks ran (one calling MPI_Allgather
+ * there then failed: lifecycle.h).  The MPI library's own binding of the
+ * same name does the work; PMPI_Init(_thread) where there is none. */
+static void start_if_initialized(int ours)
+{
+    int initialized = 0;
+    if (ours && PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
+        ig_lifecycle_start();
+}
+
+static void fortran_init(const char *name, MPI_Fint *ierror)
+{
+    int ours = ig_mpi_identity_matches(); /* before anything else, as in MPI_Init */
+    fortran_init_fn next = (fortran_init_fn)next_binding(name);
+    if (next != NULL)
+        next(ierror);
+    else
+        set_ierror(ierror, PMPI_Init(NULL, NULL));
+    start_if_initialized(ours);
+}
+
+static void fortran_init_thread(const char *name, MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)
+{
+    int ours = ig_mpi_identity_matches();
+    fortran_init_thread_fn next = (fortran_init_thread_fn)next_binding(name);
+    if (next != NULL) {
+        next(required, provided, ierror);
+    } else {
+        int c_provided = 0;
+        set_ierror(ierror, PMPI_Init_thread(NULL, NULL, (int)*required, &c_provided));
+        *provided = (MPI_Fint)c_provided;
+    }
+    start_if_initialized(ours);
+}
+
+#define IG_FORTRAN_INIT(name)                                                                                 \
+    INTERGATHER_API void name(MPI_Fint *ierror);                                                              \
+    void name(MPI_Fint *ierror) { fortran_init(#name, ierror); }
+
+#define IG_FORTRAN_INIT_THREAD(name)                                                                          \
+    INTERGATHER_API void name(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror);                      \
+    void name(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)                                       \
+    {                                                                                                         \
+        fortran_init_thread(#name, required, provided, ierror);                                               \
+    }
+
 #define IG_FORTRAN_ALLGATHER(name)                                                                            \
     INTERGATHER_API void name(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,          \
                               MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);     \
@@ -209,3 +264,13 @@ IG_FORTRAN_ALLGATHERV(mpi_allgatherv_)
 IG_FORTRAN_ALLGATHERV(mpi_allgatherv__)
 IG_FORTRAN_ALLGATHERV(MPI_ALLGATHERV)
 IG_FORTRAN_ALLGATHERV(mpi_allgatherv_f08_)
+IG_FORTRAN_INIT(mpi_init)
+IG_FORTRAN_INIT(mpi_init_)
+IG_FORTRAN_INIT(mpi_init__)
+IG_FORTRAN_INIT(MPI_INIT)
+IG_FORTRAN_INIT(mpi_init_f08_)
+IG_FORTRAN_INIT_THREAD(mpi_init_thread)
+IG_FORTRAN_INIT_THREAD(mpi_init_thread_)
+IG_FORTRAN_INIT_THREAD(mpi_init_thread__)
+IG_FORTRAN_INIT_THREAD(MPI_INIT_THREAD)
+IG_FORTRAN_INIT_THREAD(mpi_init_thread_f08_)

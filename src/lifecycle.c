@@ -16,6 +16,7 @@
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int started;
 static atomic_int announced;
+static atomic_int finished;
 static int finalize_keyval = MPI_KEYVAL_INVALID;
 static MPI_Comm probe_comm = MPI_COMM_NULL;
 
@@ -26,6 +27,7 @@ static int on_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     const ig_settings *s = ig_settings_get();
     int rank = ig_world_rank();
+    atomic_store(&finished, 1);
     ig_private_comm_free(&probe_comm);
     /* First, so that what settling finds is in the summary. */
     ig_comm_cache_shutdown();
@@ -90,6 +92,11 @@ int ig_lifecycle_start(void)
 MPI_Comm ig_lifecycle_probe_comm(void)
 {
     return probe_comm;
+}
+
+int ig_lifecycle_finished(void)
+{
+    return atomic_load(&finished);
 }
 
 /* World rank 0 only, as the summary: one line per job. */

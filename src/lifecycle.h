@@ -15,8 +15,17 @@ int ig_lifecycle_start(void);
 
 /* A private communicator of this process alone whose errors return: for
  * questions to the MPI library that must not invoke a user's error
- * handler (call.c asks whether a datatype is committed). */
+ * handler (call.c asks whether a datatype is committed).  MPI_COMM_NULL
+ * where ig_lifecycle_start failed. */
 MPI_Comm ig_lifecycle_probe_comm(void);
+
+/* Whether the finalize hook has run: intergather's state is released, and
+ * calls go to the MPI library.  MPI runs MPI_COMM_SELF's delete callbacks
+ * newest first, and the hook is set in MPI_Init (C and Fortran: the
+ * wrappers here and in entry_fortran.c), before any callback a program
+ * sets, so it runs after them: a program's callbacks that call
+ * MPI_Allgather at finalize are served as any other call. */
+int ig_lifecycle_finished(void);
 
 /* Print one line, from one process, the first time the shim serves a call. */
 void ig_lifecycle_announce(const char *what);

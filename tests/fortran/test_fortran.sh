@@ -43,3 +43,14 @@ for prog in allgather_f77 allgather_f08; do
     expect_total alg-relay -gt 0
     echo "ok $prog (relay)"
 done
+
+# An MPI_Allgather in a delete callback of the program's own MPI_COMM_SELF
+# attribute, set before its first inter-communicator call, in a program
+# that initialised from Fortran: MPI runs the callback at finalize, before
+# intergather's hook only if the hook was set in MPI_INIT (src/lifecycle.h;
+# before the Fortran MPI_INIT wrappers the call aborted with MPI_ERR_COMM).
+"$MPIFORT" -J "$out" -o "$out/finalize_hook" "$src/finalize_hook.f90"  # its module file there too
+run_preloaded 4 "$out/finalize_hook"
+expect_pass finalize_hook
+expect_summary fortran-calls 2
+echo "ok finalize_hook (the callback's call served: fortran-calls 2)"
