@@ -47,8 +47,9 @@ static int exchange(const ping_pong *pp, int bytes, int count, double *seconds)
         ig_err_keep(&rc, ig_waitall(count, req));
     /* The answer goes and comes whatever failed, so the other never waits
      * for it in vain. */
-    ig_err_keep(&rc, pp->first ? PMPI_Recv(pp->buf, 1, MPI_BYTE, pp->peer, IG_TAG_MEASURE, pp->comm, MPI_STATUS_IGNORE)
-                               : PMPI_Send(pp->buf, 1, MPI_BYTE, pp->peer, IG_TAG_MEASURE, pp->comm));
+    char answer = 0; /* not into buf, which the first process's sends may still read */
+    ig_err_keep(&rc, pp->first ? PMPI_Recv(&answer, 1, MPI_BYTE, pp->peer, IG_TAG_MEASURE, pp->comm, MPI_STATUS_IGNORE)
+                               : PMPI_Send(&answer, 1, MPI_BYTE, pp->peer, IG_TAG_MEASURE, pp->comm));
     if (pp->first)
         ig_err_keep(&rc, ig_waitall(count, req));
     *seconds = PMPI_Wtime() - start;
@@ -85,7 +86,7 @@ static int both_ready(const ping_pong *pp, int mine, int *both)
  * they were all taken, result[1..3] are t_s, t_w, t_o. */
 static void measure_pair(MPI_Comm comm, int me, int a, int b, double result[4])
 {
-    ping_pong pp = { .comm = comm, .peer = me == a ? b : a, .first = me == a, .buf = malloc(MEASURE_LARGE_BYTES) };
+    ping_pong pp = { .comm = comm, .peer = me == a ? b : a, .first = me == a, .buf = calloc(1, MEASURE_LARGE_BYTES) };
     double round_trip = 0, large = 0, single = 0, burst = 0;
     int both = 0;
     int rc = both_ready(&pp, pp.buf != NULL, &both);

@@ -59,7 +59,10 @@ const char *ig_fallback_name(ig_fallback f)
     return names[f];
 }
 
-#define APPEND(...) (n += snprintf(line + n, sizeof line - (size_t)n, __VA_ARGS__))
+/* Appends while there is room (snprintf returns what it would have
+ * written: n may pass the end, and then nothing more is written). */
+#define APPEND(...) \
+    ((size_t)n < sizeof line ? (n += snprintf(line + n, sizeof line - (size_t)n, __VA_ARGS__)) : n)
 
 void ig_stats_report(int world_rank)
 {
