@@ -4,6 +4,7 @@
 #include "log.h"
 #include "net_measure.h"
 #include "p2p.h"
+#include "pair.h"
 #include "settings.h"
 
 #include <limits.h>
@@ -231,6 +232,30 @@ static int measure_model(ig_comm_cache *cache)
     return rc;
 }
 
+/* Every private communicator a later call could need, built in the first
+ * call on the inter-communicator instead of on first use.  Open MPI gives
+ * a new communicator its id one creation at a time per process, creations
+ * on older parents first: a creation inside a later MPI_Allgather waited
+ * for any the program had pending on an older communicator (an
+ * MPI_Comm_idup of MPI_COMM_WORLD, another thread's MPI_Comm_dup), and
+ * hung where a peer starts its part of that only after the allgather,
+ * which a native call, creating nothing, does not.  Built here, only the
+ * first call is exposed (README, Limitations).  Both directions, the low
+ * group's sending first on every process; a failure is left to the same
+ * creation on first use, which reports it in that call as before. */
+static void build_every_private_comm(ig_comm_cache *cache)
+{
+    MPI_Comm group;
+    ig_pair *pair;
+    int low = ig_comm_cache_local_is_low(cache);
+    ig_comm_cache_local_group(cache, &group);
+    for (int direction = 0; direction < 2; direction++)
+        if (ig_comm_cache_pair(cache, direction == 0 ? low : !low, &pair) == MPI_SUCCESS) {
+            ig_pair_fc_prepare(pair);
+            ig_pair_side_prepare(pair);
+        }
+}
+
 static int cache_build(MPI_Comm inter, ig_comm_cache **out)
 {
     ig_comm_cache stand_in = { 0 }, *cache = calloc(1, sizeof *cache);
@@ -271,6 +296,8 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
     }
     if (cache != &without_memory)
         live_add(cache);
+    if (ig_decide_active(cache->settings_agree, &cache->settings) == IG_FALLBACK_NONE)
+        build_every_private_comm(cache);
     *out = cache;
     return MPI_SUCCESS;
 }
