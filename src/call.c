@@ -42,11 +42,32 @@ static int send_overlaps(int count, const ig_type_layout *t, int in_order)
     return t->extent <= 0 || t->true_extent < (MPI_Aint)t->size || t->extent < t->true_extent || !in_order;
 }
 
+/* MPI_Allgather's arguments that cannot be used at all, in the order Open
+ * MPI checks them (ompi/mpi/c/allgather.c: the receive type, the receive
+ * count, MPI_IN_PLACE on either side, then the send type, count and
+ * commit): a process with two such mistakes reports the class the MPI
+ * library would.  (MPI_Allgatherv with such arguments goes to the MPI
+ * library jointly, which reports its own.) */
+static ig_fallback check_allgather_receive_first(ig_call *c)
+{
+    if (c->op != IG_OP_ALLGATHER)
+        return IG_FALLBACK_NONE;
+    if (c->rtype == MPI_DATATYPE_NULL)
+        return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
+    if (c->rcount < 0)
+        return c->hard_error = MPI_ERR_COUNT, IG_FALLBACK_ARGUMENTS;
+    if (c->sbuf == MPI_IN_PLACE || c->rbuf == MPI_IN_PLACE)
+        return c->hard_error = MPI_ERR_ARG, IG_FALLBACK_IN_PLACE;
+    return IG_FALLBACK_NONE;
+}
+
 static ig_fallback check_send(ig_call *c, MPI_Comm probe)
 {
     ig_type_layout t;
     if (c->sbuf == MPI_IN_PLACE)
         return c->hard_error = MPI_ERR_ARG, IG_FALLBACK_IN_PLACE;
+    if (c->stype == MPI_DATATYPE_NULL)
+        return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
     if (c->scount < 0)
         return c->hard_error = MPI_ERR_COUNT, IG_FALLBACK_ARGUMENTS;
     if (!type_usable(c->stype, probe) || !ig_type_layout_of(c->stype, &t))
@@ -114,7 +135,9 @@ int ig_call_classify(ig_call *c)
     /* The receive side is checked too when the send side is left to the
      * MPI library but usable point to point: the opening round
      * (opening_plan.h) needs what such a process expects. */
-    ig_fallback send_reason = check_send(c, probe);
+    ig_fallback send_reason = check_allgather_receive_first(c);
+    if (send_reason == IG_FALLBACK_NONE)
+        send_reason = check_send(c, probe);
     ig_fallback recv_reason = c->hard_error == MPI_SUCCESS ? check_recv(c, probe) : IG_FALLBACK_NONE;
     c->local_reason = send_reason != IG_FALLBACK_NONE ? send_reason : recv_reason;
     /* Without its hook or probe (no memory at start-up) this process is not

@@ -47,6 +47,10 @@
  *   hard-count   left rank 0 passes a send count of -1: it reports
  *                MPI_ERR_COUNT, the right group (missing its block) an
  *                error, the other left processes succeed
+ *   hard-order   left rank 0 passes a send count of -1 and a NULL receive
+ *                type, right rank 0 MPI_IN_PLACE and a receive count of -1:
+ *                they report MPI_ERR_TYPE and MPI_ERR_COUNT (Open MPI's
+ *                order of checks), every other process an error
  *   hard-type    right rank 0 receives with a type it never committed: it
  *                reports MPI_ERR_TYPE, the left group an error, the other
  *                right processes succeed
@@ -292,6 +296,27 @@ static void hard_type(ctx *c)
     MPI_Type_free(&never_committed);
 }
 
+/* Two mistakes in one process's arguments: the class is the first Open MPI
+ * checks (ompi/mpi/c/allgather.c: receive type, receive count,
+ * MPI_IN_PLACE, then the send side), as a native call would report it. */
+static void hard_order(ctx *c)
+{
+    fill(c, N);
+    int rc;
+    if (left0(c)) /* a negative send count and a NULL receive type: MPI_ERR_TYPE */
+        rc = MPI_Allgather(c->sbuf, -1, MPI_INT, c->rbuf, N, MPI_DATATYPE_NULL, c->inter);
+    else if (right0(c)) /* MPI_IN_PLACE and a negative receive count: MPI_ERR_COUNT */
+        rc = MPI_Allgather(MPI_IN_PLACE, N, MPI_INT, c->rbuf, -1, MPI_INT, c->inter);
+    else
+        rc = MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
+    if (left0(c))
+        expect_class(rc, MPI_ERR_TYPE, c, "hard-order");
+    else if (right0(c))
+        expect_class(rc, MPI_ERR_COUNT, c, "hard-order");
+    else
+        expect_error(rc, c, "hard-order"); /* each misses a block of the other group's rank 0 */
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -332,6 +357,8 @@ int main(int argc, char **argv)
         plain(&c, "hard-count");
         hard_type(&c);
         plain(&c, "hard-type");
+        hard_order(&c);
+        plain(&c, "hard-order");
     }
 
 done:
