@@ -857,19 +857,40 @@ static int compare_doubles(const void *x, const void *y)
     return (a > c) - (a < c);
 }
 
+/* Poison the receive buffer so that bytes an algorithm fails to write show:
+ * each poisoned byte differs from the reference byte at that place. */
+static void poison(unsigned char *rbuf, const unsigned char *ref, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        rbuf[i] = (unsigned char)~ref[i];
+}
+
+/* 1 if every receiving process's buffer starts with its reference, on every process. */
+static int all_equal(const unsigned char *rbuf, const unsigned char *ref, size_t n)
+{
+    int local = n == 0 || memcmp(rbuf, ref, n) == 0, global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return global;
+}
+
 typedef struct {
     double min, median, max; /* over iterations of the slowest process's time */
     double avg_proc;         /* mean over iterations of the mean over processes */
     double worst_proc;       /* mean over iterations of the max over processes */
     double omega;            /* mean over iterations of latest minus earliest arrival */
+    int last_ok;             /* the last timed call's result matched the reference (1 if not checked) */
 } stats;
 
 /* warmup untimed calls (if asked), then n timed ones.  Each timed one:
  * barrier (aligns the clocks), a delay uniform in [0, delay_max] drawn from
  * *rng, then the call, timed from this process's arrival to its exit.  w
- * holds 9 * n doubles. */
+ * holds 9 * n doubles.  With verify (the same on every process; ref and
+ * rbytes the process's reference, which may be empty), the last timed call's receive buffer is poisoned
+ * before its barrier and compared after the loop, both outside the timed
+ * region: so a call made under the measurement's own arrival pattern is
+ * checked, not only the balanced one before it. */
 static stats measure(const bench *b, int n, int a, const call *c, int warmup, double delay_max, uint64_t rng,
-                     double *w)
+                     double *w, int verify, const unsigned char *ref, size_t rbytes)
 {
     double *e = w, *arr = w + n, *sum = w + 2 * n, *mx_in = w + 3 * n, *mx = w + 6 * n;
     for (int i = 0; i < warmup; i++) {
@@ -878,6 +899,8 @@ static stats measure(const bench *b, int n, int a, const call *c, int warmup, do
     }
     for (int i = 0; i < n; i++) {
         double d = delay_max > 0 ? next_unit(&rng) * delay_max : 0;
+        if (verify && i == n - 1 && rbytes > 0)
+            poison(c->rbuf, ref, rbytes);
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime(), ta = t0;
         if (d > 0) {
@@ -895,7 +918,9 @@ static stats measure(const bench *b, int n, int a, const call *c, int warmup, do
     }
     MPI_Allreduce(e, sum, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(mx_in, mx, 3 * n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    stats s = { 0, 0, 0, 0, 0, 0 };
+    stats s = { 0, 0, 0, 0, 0, 0, 1 };
+    if (verify)
+        s.last_ok = all_equal(c->rbuf, ref, rbytes);
     for (int i = 0; i < n; i++) {
         s.avg_proc += sum[i] / b->size;
         s.worst_proc += mx[i];
@@ -909,22 +934,6 @@ static stats measure(const bench *b, int n, int a, const call *c, int warmup, do
     s.median = n % 2 ? mx[n / 2] : 0.5 * (mx[n / 2 - 1] + mx[n / 2]);
     s.max = mx[n - 1];
     return s;
-}
-
-/* Poison the receive buffer so that bytes an algorithm fails to write show:
- * each poisoned byte differs from the reference byte at that place. */
-static void poison(unsigned char *rbuf, const unsigned char *ref, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        rbuf[i] = (unsigned char)~ref[i];
-}
-
-/* 1 if every receiving process's buffer starts with its reference, on every process. */
-static int all_equal(const unsigned char *rbuf, const unsigned char *ref, size_t n)
-{
-    int local = n == 0 || memcmp(rbuf, ref, n) == 0, global = 0;
-    MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return global;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1096,7 +1105,7 @@ int main(int argc, char **argv)
         double t_unit = 0;
         if (base_j < 0 && any_imb) {
             MPI_Barrier(MPI_COMM_WORLD);
-            t_unit = measure(&b, iters, b.baseline, &c, warmup, 0, 0, w).median;
+            t_unit = measure(&b, iters, b.baseline, &c, warmup, 0, 0, w, 0, NULL, 0).median;
             if (rank == 0)
                 fprintf(stderr, "%s p=%d q=%d bytes=%d: median %.3f ms: the delay unit T\n", algs[b.baseline].name,
                         b.p, b.q, bytes, 1e3 * t_unit);
@@ -1121,7 +1130,8 @@ int main(int argc, char **argv)
                 mismatches += !ok;
             }
             /* The balanced measurement, always first. */
-            stats bal = measure(&b, iters, a, &c, warmup, 0, 0, w);
+            stats bal = measure(&b, iters, a, &c, warmup, 0, 0, w, o.verify, ref, rbytes);
+            mismatches += o.verify && !bal.last_ok;
             if (j == base_j)
                 t_unit = bal.median;
             double t_bal = base_j < 0 && !any_imb ? bal.median : t_unit;
@@ -1130,25 +1140,27 @@ int main(int argc, char **argv)
                 double f = o.imb[k];
                 stats st = f == 0 ? bal
                                   : measure(&b, iters, a, &c, 0, f * t_bal,
-                                            delay_stream(o.seed, b.rank, bytes, f), w);
+                                            delay_stream(o.seed, b.rank, bytes, f), w, o.verify, ref, rbytes);
+                const char *row_verified = !o.verify ? verified : st.last_ok && !strcmp(verified, "yes") ? "yes" : "MISMATCH";
+                mismatches += o.verify && f != 0 && !st.last_ok;
                 avgp[((size_t)s * (size_t)o.nimb + (size_t)k) * (size_t)o.nalgs + (size_t)j] = st.avg_proc;
                 done++;
                 if (rank != 0)
                     continue;
                 fprintf(csv, "%s,%s,%d,%d,%d,%d,%.9f,%.9f,%.9f,%s,%s,%g,%.9f,%.9f,%.9f,%.9f\n",
                         b.intra ? "intra" : "inter", algs[a].name, b.p, b.q, bytes, iters, st.min, st.median, st.max,
-                        verified, b.full ? "full" : "half", f, t_bal, st.avg_proc, st.worst_proc, st.omega);
+                        row_verified, b.full ? "full" : "half", f, t_bal, st.avg_proc, st.worst_proc, st.omega);
                 fflush(csv);
                 if (f == 0)
                     fprintf(stderr, "[%d/%d] %-16s p=%d q=%d bytes=%d: median %.3f ms (min %.3f, max %.3f) verified=%s\n",
                             done, total, algs[a].name, b.p, b.q, bytes, 1e3 * st.median, 1e3 * st.min, 1e3 * st.max,
-                            verified);
+                            row_verified);
                 else
                     fprintf(stderr,
                             "[%d/%d] %-16s p=%d q=%d bytes=%d F=%g: avg/process %.3f ms, worst %.3f, omega %.3f "
                             "(T %.3f) verified=%s\n",
                             done, total, algs[a].name, b.p, b.q, bytes, f, 1e3 * st.avg_proc, 1e3 * st.worst_proc,
-                            1e3 * st.omega, 1e3 * t_bal, verified);
+                            1e3 * st.omega, 1e3 * t_bal, row_verified);
             }
         }
         if (c.mtype != MPI_BYTE)

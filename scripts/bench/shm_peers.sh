@@ -34,7 +34,9 @@ LIB=src/.libs/libintergather.so
 [ -x "$BENCH" ] && [ -f "$LIB" ] || { echo "shm_peers.sh: build first (make)" >&2; exit 1; }
 
 out=$DATA/shm-peers.csv raw=$(mktemp -d)
-trap 'rm -rf "$raw"' EXIT
+# A run that stops half way leaves no partial CSV for the next to append to.
+rm -f "$out.tmp"
+trap 'rm -rf "$raw" "$out.tmp"' EXIT
 echo "shm_peers: load average at start $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for rep in $(seq 1 "$REPS"); do
     for c in $CONFIGS; do

@@ -137,11 +137,13 @@ def peers_tables(rows, decide_bin, link_mbit, models=None):
             print()
     # Targets
     print("### Targets\n")
-    flagged = [s for s in summary if s["ratio"] is not None and s["ratio"] > SLOWER]
+    # A point without intergather's time or any peer's is not met: it was not measured.
+    flagged = [s for s in summary if s["ratio"] is None or s["ratio"] > SLOWER]
     print(f"- no peer more than 5 % faster than intergather: {len(summary) - len(flagged)} of {len(summary)} points "
           "met" + (", not met at: " + "; ".join(
-              f"{s['p']}:{s['q']} {s['d']} {human(s['b'])} ({s['best']} {s['ratio']:.2f}x faster)" for s in flagged)
-              if flagged else ""))
+              f"{s['p']}:{s['q']} {s['d']} {human(s['b'])} " +
+              (f"({s['best']} {s['ratio']:.2f}x faster)" if s["ratio"] is not None else "(not measured)")
+              for s in flagged) if flagged else ""))
     big = [s for s in summary if s["b"] == max(x["b"] for x in summary)]
     for s in big:
         if s["pct"] is None:
@@ -179,13 +181,13 @@ def arrival_tables(rows):
             v = {x: a[(p, q, b, f, x)][0] for x in algs if (p, q, b, f, x) in a}
             om = max(a[(p, q, b, f, x)][2] for x in algs if (p, q, b, f, x) in a)
             peers = {x: y for x, y in v.items() if x in USER_PEERS}
-            best = min(peers, key=peers.get)
-            r = v["intergather"] / peers[best] if "intergather" in v else None
-            bad = r is not None and r > 1.0
+            best = min(peers, key=peers.get) if peers else None
+            r = v["intergather"] / peers[best] if "intergather" in v and best else None
+            bad = r is None or r > 1.0  # not measured counts as not met
             if bad:
-                fails.append(f"{p}:{q} {human(b)} F={f:g} ({best} {r:.2f}x)")
+                fails.append(f"{p}:{q} {human(b)} F={f:g} " + (f"({best} {r:.2f}x)" if r is not None else "(not measured)"))
             print(f"| {f:g} | {1e3 * om:.0f} | " + " | ".join(f"{1e3 * v[x]:.1f}" if x in v else "" for x in algs)
-                  + f" | {best} | " + ("" if r is None else (f"**{r:.3f}**" if bad else f"{r:.3f}")) + " |")
+                  + f" | {best or ''} | " + ("" if r is None else (f"**{r:.3f}**" if bad else f"{r:.3f}")) + " |")
         print()
     print("- intergather's average per-process time <= every peer's: " +
           ("met everywhere" if not fails else "NOT met at " + "; ".join(fails)) + "\n")
@@ -401,9 +403,21 @@ def figure(t, points, fig_dir):
     plt.close(fig)
 
 
+def verified(rows, path):
+    """The rows, every one of them checked byte for byte by the bench (its
+    verified column: the checked call before each measurement and the last
+    timed call of it, under the same arrival pattern); a report never rests
+    on an unchecked or mismatched row."""
+    for r in rows:
+        if r.get("verified") != "yes":
+            sys.exit(f"{path}: a row not verified byte for byte: {r}")
+    return rows
+
+
 def report(data, fig_dir, phases=None, decide_bin=None):
     want = lambda ph: phases is None or ph in phases
-    rows = read(os.path.join(data, "cluster-peers.csv"))
+    path = os.path.join(data, "cluster-peers.csv")
+    rows = verified(read(path), path)
     models = read_models(os.path.join(data, "cluster-peers-measured.csv"))
     if want("peers") and rows:
         links = read(os.path.join(data, "cluster-peers-links.csv"))
@@ -427,7 +441,8 @@ def report(data, fig_dir, phases=None, decide_bin=None):
     if rows and want("models"):
         models_tables(read(os.path.join(data, "cluster-models.csv")), t)
     if want("arrival"):
-        arrival_tables(read(os.path.join(data, "cluster-arrival.csv")))
+        path = os.path.join(data, "cluster-arrival.csv")
+        arrival_tables(verified(read(path), path))
     if rows and want("peers"):
         try:
             figure(t, points, fig_dir)
