@@ -39,8 +39,9 @@ typedef struct {
     int piece_window;         /* relay: pieces a sender keeps in flight at once */
     uint64_t segment_bytes;   /* chain: bytes per segment (0: whole blocks, in their datatype) */
     /* fc: every block of the call is bytes in order, under 2 GiB (the
-     * agreed shape says so): its broadcast stage moves them as MPI_BYTE;
-     * otherwise as one element of each member's block type (algo_fc.c). */
+     * agreed shape says so): its broadcast stage moves them as MPI_BYTE
+     * with the MPI library's MPI_Bcast; otherwise it is intergather's own
+     * binomial tree, each member with its own types (algo_fc.c). */
     int bcast_in_bytes;
     /* direct, in an erroneous call whose receives would be truncated: the
      * largest block the pair's first and second group send (0: receive in

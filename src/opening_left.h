@@ -17,12 +17,12 @@
  * them from a copy of its block (in a buffer kept here for the next
  * calls, up to IG_OPENING_COPY_KEPT bytes: a larger one is freed once no
  * send reads it, so that a program with many communicators does not hold
- * a copy of its largest block on each), and waits until each peer has taken its pieces or has said, in
- * its own round-one message, that it leaves early (then it takes them
- * only when it settles, later: where the pieces are not sent eagerly,
- * waiting for that would wait on a process that has gone on, perhaps to a
- * barrier this one has not reached).  The sends still open are kept, and
- * completed when this process settles.
+ * a copy of its largest block on each), and waits until each peer has
+ * taken its pieces or has said, in its own round-one message, that it
+ * leaves early (then it takes them only when it settles, later: where the
+ * pieces are not sent eagerly, waiting for that would wait on a process
+ * that has gone on, perhaps to a barrier this one has not reached).  The
+ * sends still open are kept, and completed when this process settles.
  *
  * Settling the receives waits only for messages peers sent in a call they
  * have entered; settling the sends, for peers to settle their receives.

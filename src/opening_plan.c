@@ -26,10 +26,8 @@ int64_t ig_opening_named(int64_t bytes, int64_t max_bytes)
 int ig_opening_tag(const ig_opening_self *self, int64_t max_bytes)
 {
     int pieces = sends_in_pieces(self, max_bytes);
-    int64_t value = pieces ? self->send : self->hard || self->expect < 0 ? 0 : self->expect;
-    if (max_bytes > IG_OPENING_MAX_BYTES)
-        max_bytes = IG_OPENING_MAX_BYTES;
-    value = ig_opening_named(value, max_bytes < 0 ? 0 : max_bytes);
+    /* max_bytes is ig_opening_max_bytes's, 0 to IG_OPENING_MAX_BYTES: the tag fits an int. */
+    int64_t value = ig_opening_named(pieces ? self->send : self->hard || self->expect < 0 ? 0 : self->expect, max_bytes);
     return IG_OPENING_TAG_FIRST + (int)((value << 3) | (pieces ? 4 : 0) | (self->small ? 2 : 0) | (self->hard ? 1 : 0));
 }
 

@@ -62,8 +62,10 @@ int ig_bcast_binomial(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm
     if (rank != 0)
         rc = PMPI_Recv(buf, count, type, rank - mask, tag, comm, MPI_STATUS_IGNORE);
     for (mask >>= 1; mask > 0; mask >>= 1)
-        if (rank + mask < n)
+        if (rank + mask < n) {
+            sends[children] = MPI_REQUEST_NULL; /* a post that fails leaves nothing to wait on (p2p.h) */
             ig_err_keep(&rc, PMPI_Isend(buf, count, type, rank + mask, tag, comm, &sends[children++]));
+        }
     ig_err_keep(&rc, ig_waitall(children, sends));
     return rc;
 }
