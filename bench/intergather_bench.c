@@ -303,6 +303,8 @@ typedef struct {
     int nalgs;
     int algs[NALGS];
     const char *csv;  /* NULL: stdout */
+    const char *calls; /* --calls FILE: every balanced timed call (NULL: none) */
+    int interleave;   /* --interleave: balanced measurements in rounds of every algorithm */
     int verify;       /* 0: --no-verify */
     int help;
 } options;
@@ -352,6 +354,15 @@ static void usage(FILE *f)
             "                    world rank, block size and F only, so every algorithm sees\n"
             "                    the same arrival patterns\n"
             "  --csv FILE        write the CSV there (default: stdout)\n"
+            "  --interleave      balanced measurements (F=0) in rounds: round i times every\n"
+            "                    algorithm of --algos once, starting at the (i mod n)-th, so\n"
+            "                    a change in the machine's load during the run falls on every\n"
+            "                    algorithm alike (default: each algorithm's calls in a row).\n"
+            "                    Warm-up calls are interleaved likewise; F > 0 is unchanged\n"
+            "  --calls FILE      also write every balanced timed call there, one row each:\n"
+            "                    mode,algorithm,p,q,bytes,duplex,call,seconds (call: its\n"
+            "                    index, 0..iterations-1; with --interleave, calls with the\n"
+            "                    same index ran in the same round: paired ratios)\n"
             "  --no-verify       skip the result check (verified=skipped): saves the baseline\n"
             "                    call per size, for long runs that only time\n"
             "  --verify          check results (the default, except under SimGrid SMPI, where\n"
@@ -585,10 +596,12 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
             o->verify = 0;
         } else if (strcmp(a, "--verify") == 0) {
             o->verify = 1;
+        } else if (strcmp(a, "--interleave") == 0) {
+            o->interleave = 1;
         } else if (strcmp(a, "-p") == 0 || strcmp(a, "--iters") == 0 || strcmp(a, "--warmup") == 0 ||
                    strcmp(a, "--sizes") == 0 || strcmp(a, "--algos") == 0 || strcmp(a, "--csv") == 0 ||
                    strcmp(a, "--duplex") == 0 || strcmp(a, "--imbalance") == 0 || strcmp(a, "--seed") == 0 ||
-                   strcmp(a, "--iters-large") == 0) {
+                   strcmp(a, "--iters-large") == 0 || strcmp(a, "--calls") == 0) {
             if (!has_value) {
                 snprintf(err, errlen, "%s needs a value", a);
                 return -1;
@@ -644,6 +657,12 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
                     return -1;
                 }
                 o->csv = v;
+            } else if (strcmp(a, "--calls") == 0) {
+                if (*v == '\0') {
+                    snprintf(err, errlen, "--calls needs a file name");
+                    return -1;
+                }
+                o->calls = v;
             }
         } else {
             snprintf(err, errlen, "unknown argument '%s' (see --help)", a);
@@ -881,36 +900,30 @@ typedef struct {
     int last_ok;             /* the last timed call's result matched the reference (1 if not checked) */
 } stats;
 
-/* warmup untimed calls (if asked), then n timed ones.  Each timed one:
- * barrier (aligns the clocks), a delay uniform in [0, delay_max] drawn from
- * *rng, then the call, timed from this process's arrival to its exit.  w
- * holds 9 * n doubles.  With verify (the same on every process; ref and
- * rbytes the process's reference, which may be empty), the last timed call's receive buffer is poisoned
- * before its barrier and compared after the loop, both outside the timed
- * region: so a call made under the measurement's own arrival pattern is
- * checked, not only the balanced one before it. */
-static stats measure(const bench *b, int n, int a, const call *c, int warmup, double delay_max, uint64_t rng,
-                     double *w, int verify, const unsigned char *ref, size_t rbytes)
+/* One timed call: barrier (aligns the clocks), then, if d > 0, a sleep of d
+ * seconds, then the call.  *e gets the time from this process's arrival to
+ * its exit, *arr its arrival after the barrier. */
+static void timed_call(const bench *b, int a, const call *c, double d, double *e, double *arr)
 {
-    double *e = w, *arr = w + n, *sum = w + 2 * n, *mx_in = w + 3 * n, *mx = w + 6 * n;
-    for (int i = 0; i < warmup; i++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        check_mpi(run_alg(b, a, c), algs[a].name, b->rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime(), ta = t0;
+    if (d > 0) {
+        sleep_until(t0 + d);
+        ta = MPI_Wtime();
     }
-    for (int i = 0; i < n; i++) {
-        double d = delay_max > 0 ? next_unit(&rng) * delay_max : 0;
-        if (verify && i == n - 1 && rbytes > 0)
-            poison(c->rbuf, ref, rbytes);
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime(), ta = t0;
-        if (d > 0) {
-            sleep_until(t0 + d);
-            ta = MPI_Wtime();
-        }
-        check_mpi(run_alg(b, a, c), algs[a].name, b->rank);
-        e[i] = MPI_Wtime() - ta;
-        arr[i] = ta - t0;
-    }
+    check_mpi(run_alg(b, a, c), algs[a].name, b->rank);
+    *e = MPI_Wtime() - ta;
+    *arr = ta - t0;
+}
+
+/* The statistics of n timed calls from each process's times e[] and
+ * arrivals arr[] (collective).  w: scratch of 7 n doubles.  per_call, if not
+ * NULL, gets every call's slowest process's time, in call order. */
+static stats summarize(int n, const double *e, const double *arr, double *w, double *per_call)
+{
+    double *sum = w, *mx_in = w + n, *mx = w + 4 * n;
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (int i = 0; i < n; i++) {
         mx_in[i] = e[i];
         mx_in[n + i] = arr[i];
@@ -919,21 +932,107 @@ static stats measure(const bench *b, int n, int a, const call *c, int warmup, do
     MPI_Allreduce(e, sum, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(mx_in, mx, 3 * n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     stats s = { 0, 0, 0, 0, 0, 0, 1 };
-    if (verify)
-        s.last_ok = all_equal(c->rbuf, ref, rbytes);
     for (int i = 0; i < n; i++) {
-        s.avg_proc += sum[i] / b->size;
+        s.avg_proc += sum[i] / size;
         s.worst_proc += mx[i];
         s.omega += mx[n + i] + mx[2 * n + i];
     }
     s.avg_proc /= n;
     s.worst_proc /= n;
     s.omega /= n;
+    if (per_call != NULL)
+        memcpy(per_call, mx, (size_t)n * sizeof *mx);
     qsort(mx, (size_t)n, sizeof *mx, compare_doubles);
     s.min = mx[0];
     s.median = n % 2 ? mx[n / 2] : 0.5 * (mx[n / 2 - 1] + mx[n / 2]);
     s.max = mx[n - 1];
     return s;
+}
+
+/* warmup untimed calls (if asked), then n timed ones (timed_call), each
+ * after a delay uniform in [0, delay_max] drawn from rng.  w holds 9 n
+ * doubles; per_call as in summarize.  With verify (the same on every process;
+ * ref and rbytes the process's reference, which may be empty), the last timed
+ * call's receive buffer is poisoned before its barrier and compared after
+ * the loop, both outside the timed region: so a call made under the
+ * measurement's own arrival pattern is checked, not only the balanced one
+ * before it. */
+static stats measure(const bench *b, int n, int a, const call *c, int warmup, double delay_max, uint64_t rng,
+                     double *w, int verify, const unsigned char *ref, size_t rbytes, double *per_call)
+{
+    double *e = w, *arr = w + n;
+    for (int i = 0; i < warmup; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        check_mpi(run_alg(b, a, c), algs[a].name, b->rank);
+    }
+    for (int i = 0; i < n; i++) {
+        double d = delay_max > 0 ? next_unit(&rng) * delay_max : 0;
+        if (verify && i == n - 1 && rbytes > 0)
+            poison(c->rbuf, ref, rbytes);
+        timed_call(b, a, c, d, &e[i], &arr[i]);
+    }
+    int last_ok = verify ? all_equal(c->rbuf, ref, rbytes) : 1;
+    stats s = summarize(n, e, arr, w + 2 * n, per_call);
+    s.last_ok = last_ok;
+    return s;
+}
+
+/* 1 if algorithm a's result equals the reference on every process
+ * (collective); for the baseline, its own check base_ok. */
+static int verify_alg(const bench *b, int a, const call *c, int base_ok, const unsigned char *ref, size_t rbytes)
+{
+    if (a == b->baseline)
+        return base_ok;
+    if (rbytes > 0)
+        poison(c->rbuf, ref, rbytes);
+    MPI_Barrier(MPI_COMM_WORLD);
+    check_mpi(run_alg(b, a, c), algs[a].name, b->rank);
+    return all_equal(c->rbuf, ref, rbytes);
+}
+
+/* --interleave: the balanced measurements of the nalgs algorithms alg[] at
+ * once, into out[j].  Round i (warm-up rounds first) calls every algorithm
+ * once, starting at the (i mod nalgs)-th, so that no algorithm always
+ * follows the same one and a drift in load is shared.  With verify, each
+ * algorithm's call in the last round is checked as in measure (the check, a
+ * collective, runs between that call and the next barrier, outside every
+ * timed region).  per_call: nalgs * n doubles, algorithm j's at j * n.
+ * Returns 0, or -1 out of memory (the same on every process). */
+static int measure_interleaved(const bench *b, int nalgs, const int *alg, int n, const call *c, int warmup,
+                               double *w, int verify, const unsigned char *ref, size_t rbytes, stats *out,
+                               double *per_call)
+{
+    double *times = malloc(2 * (size_t)nalgs * (size_t)n * sizeof *times);
+    int ok = times != NULL, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+        free(times);
+        return -1;
+    }
+    int last_ok[NALGS] = { 0 };
+    for (int i = 0; i < warmup; i++)
+        for (int k = 0; k < nalgs; k++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            check_mpi(run_alg(b, alg[(i + k) % nalgs], c), algs[alg[(i + k) % nalgs]].name, b->rank);
+        }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < nalgs; k++) {
+            int j = (i + k) % nalgs;
+            double *e = times + 2 * (size_t)j * (size_t)n, *arr = e + n;
+            int check = verify && i == n - 1;
+            if (check && rbytes > 0)
+                poison(c->rbuf, ref, rbytes);
+            timed_call(b, alg[j], c, 0, &e[i], &arr[i]);
+            if (check)
+                last_ok[j] = all_equal(c->rbuf, ref, rbytes);
+        }
+    for (int j = 0; j < nalgs; j++) {
+        double *e = times + 2 * (size_t)j * (size_t)n;
+        out[j] = summarize(n, e, e + n, w, per_call + (size_t)j * (size_t)n);
+        out[j].last_ok = verify ? last_ok[j] : 1;
+    }
+    free(times);
+    return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1002,14 +1101,23 @@ int main(int argc, char **argv)
         return o.help ? 0 : EXIT_USAGE;
     }
 
-    /* The CSV file opens on rank 0 only; everyone learns whether it did. */
-    FILE *csv = NULL;
+    /* The CSV files open on rank 0 only; everyone learns whether they did. */
+    FILE *csv = NULL, *calls = NULL;
     int csv_ok = 1;
     if (rank == 0) {
         csv = o.csv != NULL ? fopen(o.csv, "w") : stdout;
         csv_ok = csv != NULL;
         if (!csv_ok)
             perror(o.csv);
+        if (csv_ok && o.calls != NULL) {
+            calls = fopen(o.calls, "w");
+            csv_ok = calls != NULL;
+            if (!csv_ok) {
+                perror(o.calls);
+                if (csv != stdout)
+                    fclose(csv);
+            }
+        }
     }
     MPI_Bcast(&csv_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!csv_ok) {
@@ -1049,9 +1157,10 @@ int main(int argc, char **argv)
     int *mcounts = malloc((size_t)b.size * sizeof *mcounts), *mdispls = malloc((size_t)b.size * sizeof *mdispls);
     int max_iters = o.large_iters > o.iters ? o.large_iters : o.iters;
     double *w = malloc(9 * (size_t)max_iters * sizeof *w);
+    double *per_call = malloc((size_t)o.nalgs * (size_t)max_iters * sizeof *per_call);
     size_t ncells = (size_t)o.nsizes * (size_t)o.nalgs;
     double *med = calloc(ncells, sizeof *med), *avgp = calloc(ncells * (size_t)o.nimb, sizeof *avgp);
-    alloc_ok = alloc_ok && mcounts != NULL && mdispls != NULL && w != NULL && med != NULL && avgp != NULL;
+    alloc_ok = alloc_ok && mcounts != NULL && mdispls != NULL && w != NULL && per_call != NULL && med != NULL && avgp != NULL;
     if (!alloc_ok)
         fprintf(stderr, "intergather-bench: world rank %d: out of memory for %ld-byte blocks\n", rank, max_bytes);
     int all_ok = 0;
@@ -1063,6 +1172,8 @@ int main(int argc, char **argv)
         fprintf(csv, "mode,algorithm,p,q,bytes,iterations,min_s,median_s,max_s,verified,"
                      "duplex,imbalance,t_balanced_s,avg_proc_s,worst_proc_s,omega_s\n");
         fflush(csv);
+        if (calls != NULL)
+            fprintf(calls, "mode,algorithm,p,q,bytes,duplex,call,seconds\n");
     }
     int mismatches = 0, done = 0, total = o.nsizes * o.nalgs * o.nimb;
     for (int s = 0; s < o.nsizes; s++) {
@@ -1105,42 +1216,52 @@ int main(int argc, char **argv)
         double t_unit = 0;
         if (base_j < 0 && any_imb) {
             MPI_Barrier(MPI_COMM_WORLD);
-            t_unit = measure(&b, iters, b.baseline, &c, warmup, 0, 0, w, 0, NULL, 0).median;
+            t_unit = measure(&b, iters, b.baseline, &c, warmup, 0, 0, w, 0, NULL, 0, NULL).median;
             if (rank == 0)
                 fprintf(stderr, "%s p=%d q=%d bytes=%d: median %.3f ms: the delay unit T\n", algs[b.baseline].name,
                         b.p, b.q, bytes, 1e3 * t_unit);
+        }
+        /* With --interleave every algorithm is checked first, then the
+         * balanced calls of all run in rounds; otherwise each algorithm's
+         * check and balanced calls run in turn. */
+        int ok[NALGS];
+        stats bal_all[NALGS];
+        if (o.interleave) {
+            for (int j = 0; j < o.nalgs; j++)
+                ok[j] = !o.verify || verify_alg(&b, o.algs[j], &c, base_ok, ref, rbytes);
+            if (measure_interleaved(&b, o.nalgs, o.algs, iters, &c, warmup, w, o.verify, ref, rbytes, bal_all,
+                                    per_call) != 0)
+                MPI_Abort(MPI_COMM_WORLD, EXIT_MPI);
         }
         for (int jj = 0; jj < o.nalgs; jj++) {
             /* the baseline first, then the others in --algos order */
             int j = base_j < 0 ? jj : jj == 0 ? base_j : jj <= base_j ? jj - 1 : jj;
             int a = o.algs[j];
-            const char *verified = "skipped";
-            if (o.verify) {
-                int ok;
-                if (a == b.baseline) {
-                    ok = base_ok;
-                } else {
-                    if (rbytes > 0)
-                        poison(rbuf, ref, rbytes);
-                    MPI_Barrier(MPI_COMM_WORLD);
-                    check_mpi(run_alg(&b, a, &c), algs[a].name, rank);
-                    ok = all_equal(rbuf, ref, rbytes);
-                }
-                verified = ok ? "yes" : "MISMATCH";
-                mismatches += !ok;
-            }
+            if (!o.interleave)
+                ok[j] = !o.verify || verify_alg(&b, a, &c, base_ok, ref, rbytes);
+            const char *verified = !o.verify ? "skipped" : ok[j] ? "yes" : "MISMATCH";
+            mismatches += !ok[j];
             /* The balanced measurement, always first. */
-            stats bal = measure(&b, iters, a, &c, warmup, 0, 0, w, o.verify, ref, rbytes);
+            double *calls_j = per_call + (o.interleave ? (size_t)j * (size_t)iters : 0);
+            stats bal = o.interleave ? bal_all[j]
+                                     : measure(&b, iters, a, &c, warmup, 0, 0, w, o.verify, ref, rbytes, calls_j);
             mismatches += o.verify && !bal.last_ok;
             if (j == base_j)
                 t_unit = bal.median;
             double t_bal = base_j < 0 && !any_imb ? bal.median : t_unit;
+            if (calls != NULL)
+                for (int i = 0; i < iters; i++)
+                    fprintf(calls, "%s,%s,%d,%d,%d,%s,%d,%.9f\n", b.intra ? "intra" : "inter", algs[a].name, b.p,
+                            b.q, bytes, b.full ? "full" : "half", i, calls_j[i]);
+            if (calls != NULL)
+                fflush(calls);
             med[s * o.nalgs + j] = bal.median;
             for (int k = 0; k < o.nimb; k++) {
                 double f = o.imb[k];
                 stats st = f == 0 ? bal
                                   : measure(&b, iters, a, &c, 0, f * t_bal,
-                                            delay_stream(o.seed, b.rank, bytes, f), w, o.verify, ref, rbytes);
+                                            delay_stream(o.seed, b.rank, bytes, f), w, o.verify, ref, rbytes,
+                                            NULL);
                 const char *row_verified = !o.verify ? verified : st.last_ok && !strcmp(verified, "yes") ? "yes" : "MISMATCH";
                 mismatches += o.verify && f != 0 && !st.last_ok;
                 avgp[((size_t)s * (size_t)o.nimb + (size_t)k) * (size_t)o.nalgs + (size_t)j] = st.avg_proc;
@@ -1172,6 +1293,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "intergather-bench: %d measurement(s) did NOT match the baseline\n", mismatches);
         if (csv != stdout)
             fclose(csv);
+        if (calls != NULL)
+            fclose(calls);
     }
 
     payload_free(sbuf, o.verify);
@@ -1180,6 +1303,7 @@ int main(int argc, char **argv)
     free(mcounts);
     free(mdispls);
     free(w);
+    free(per_call);
     free(med);
     free(avgp);
     free(o.sizes);

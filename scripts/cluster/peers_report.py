@@ -26,6 +26,9 @@ def human(b):
 
 from cluster_report import read  # one CSV reader for both reports
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+import paired  # noqa: E402  (scripts/bench/paired.py: ratios of calls made in the same round)
+
 
 def order_configs(cs):
     return sorted(cs, key=lambda c: (c[0] + c[1], c[0] != c[1], c[0]))
@@ -74,8 +77,10 @@ def model_line(models, p, q, d):
     return " ".join(f"{v:g}" for v in models.get((p, q, d), DEFAULT_MODEL))
 
 
-def peers_tables(rows, decide_bin, link_mbit, models=None):
+def peers_tables(rows, decide_bin, link_mbit, models=None, pairs=None):
+    """pairs: paired.paired_ratios of the run's calls (cluster-peers-calls.csv), or None."""
     models = models or {}
+    pairs = pairs or {}
     t, rate = {}, {}
     for r in rows:
         if float(r.get("imbalance", 0) or 0) != 0:
@@ -103,6 +108,8 @@ def peers_tables(rows, decide_bin, link_mbit, models=None):
              "that run's inter-communicator (" + ("; ".join(f"{p}:{q} {d}: ts={m[0]:.3g} tw={m[1]:.3g} to={m[2]:.3g}"
                                                         for (p, q, d), m in sorted(models.items()))
                                                or "none recorded: the fixed default") + ")" if choice else "")
+          + ("; `paired` the median over rounds of intergather's time over a peer's in the same round (the "
+             "bench's --interleave), for the peer intergather trails most by it" if pairs else "")
           + ".\n")
     for d in ("half", "full"):
         for (p, q) in configs:
@@ -111,9 +118,10 @@ def peers_tables(rows, decide_bin, link_mbit, models=None):
                 continue
             print(f"### p = {p}, q = {q}, {d} duplex\n")
             algs = [a for a in ALGS if any(t.get(k + (a,)) is not None for k in pts)]
-            print("| block | " + " | ".join(algs) + " | bound | % bound | best peer | ig/peer | best own | ig/own |"
-                  + (" model |" if choice else ""))
-            print("|---:|" + "---:|" * len(algs) + "---:|---:|---|---:|---|---:|" + ("---|" if choice else ""))
+            print("| block | " + " | ".join(algs) + " | bound | % bound | best peer | ig/peer |"
+                  + (" paired |" if pairs else "") + " best own | ig/own |" + (" model |" if choice else ""))
+            print("|---:|" + "---:|" * len(algs) + "---:|---:|---|---:|" + ("---:|" if pairs else "")
+                  + "---|---:|" + ("---|" if choice else ""))
             for key in pts:
                 b = key[3]
                 vals = {a: t.get(key + (a,)) for a in ALGS}
@@ -130,10 +138,16 @@ def peers_tables(rows, decide_bin, link_mbit, models=None):
                 rs = "" if ratio is None else (f"**{ratio:.3f}**" if flag else f"{ratio:.3f}")
                 ro = "" if ratio_own is None else f"{ratio_own:.3f}"
                 pct = f"{100 * bnd / ig:.1f}" if ig else ""
+                p_peer, p_ratio = paired.worst_peer(pairs.get(key, {}), USER_PEERS)
+                pc = ""
+                if p_ratio is not None:
+                    pc = f"{p_peer} " + (f"**{p_ratio:.3f}**" if p_ratio > SLOWER else f"{p_ratio:.3f}")
                 print(f"| {human(b)} | " + " | ".join(cells) + f" | {1e3 * bnd:.1f} | {pct} | {best} | {rs} |"
-                      f" {best_own or ''} | {ro} |" + (f" {choice.get(key, '')} |" if choice else ""))
+                      + (f" {pc} |" if pairs else "")
+                      + f" {best_own or ''} | {ro} |" + (f" {choice.get(key, '')} |" if choice else ""))
                 summary.append(dict(p=p, q=q, d=d, b=b, ig=ig, best=best, best_t=peers.get(best), ratio=ratio,
-                                    pct=bnd / ig if ig else None, vals=vals, choice=choice.get(key)))
+                                    pct=bnd / ig if ig else None, vals=vals, choice=choice.get(key),
+                                    paired_peer=p_peer, paired=p_ratio))
             print()
     # Targets
     print("### Targets\n")
@@ -144,6 +158,14 @@ def peers_tables(rows, decide_bin, link_mbit, models=None):
               f"{s['p']}:{s['q']} {s['d']} {human(s['b'])} " +
               (f"({s['best']} {s['ratio']:.2f}x faster)" if s["ratio"] is not None else "(not measured)")
               for s in flagged) if flagged else ""))
+    if pairs:
+        # Paired: a point without a paired ratio is not met either.
+        flagged = [s for s in summary if s["paired"] is None or s["paired"] > SLOWER]
+        print(f"- the same by paired ratio: {len(summary) - len(flagged)} of {len(summary)} points met"
+              + (", not met at: " + "; ".join(
+                  f"{s['p']}:{s['q']} {s['d']} {human(s['b'])} " +
+                  (f"({s['paired_peer']} {s['paired']:.2f}x)" if s["paired"] is not None else "(not paired)")
+                  for s in flagged) if flagged else ""))
     big = [s for s in summary if s["b"] == max(x["b"] for x in summary)]
     for s in big:
         if s["pct"] is None:
@@ -419,6 +441,8 @@ def report(data, fig_dir, phases=None, decide_bin=None):
     path = os.path.join(data, "cluster-peers.csv")
     rows = verified(read(path), path)
     models = read_models(os.path.join(data, "cluster-peers-measured.csv"))
+    calls = os.path.join(data, "cluster-peers-calls.csv")
+    pairs = paired.paired_ratios(paired.read_calls(calls)) if os.path.exists(calls) else None
     if want("peers") and rows:
         links = read(os.path.join(data, "cluster-peers-links.csv"))
         link_mbit = None
@@ -427,7 +451,7 @@ def report(data, fig_dir, phases=None, decide_bin=None):
             link_mbit = rates[len(rates) // 2]
             print(f"Link check: {len(links)} directed links, median {link_mbit:.1f} Mbit/s "
                   f"(min {rates[0]:.1f}, max {rates[-1]:.1f}).\n")
-        t, points, summary = peers_tables(rows, decide_bin, link_mbit, models)
+        t, points, summary = peers_tables(rows, decide_bin, link_mbit, models, pairs)
     elif rows:
         with open(os.devnull, "w") as null:  # the tables, quietly: the other sections compare with them
             out, sys.stdout = sys.stdout, null

@@ -60,7 +60,12 @@
 # PEER_ALGOS (default native,iallgather,merge-allgatherv,intergather,direct,fc,relay,chain; the
 # half-duplex-only ones, relay and chain, are left out of full-duplex runs),
 # PEER_ITERS (default 5), PEER_LARGE ("BYTES:N:W": N iterations and W warmup
-# ones from BYTES on, default 1M:3:0: calls of seconds), WARMUP (default 1);
+# ones from BYTES on, default 1M:3:0: calls of seconds), WARMUP (default 1),
+# PEER_INTERLEAVE (default 1: the bench's --interleave, round i calls every
+# algorithm once in a rotating order, so the report's paired ratios compare
+# calls made side by side; 0: each algorithm's calls in a row, the method
+# before the twenty-second session; every balanced call goes to
+# cluster-peers-calls.csv either way);
 # arrival: ARRIVAL_CONFIGS (default "4:4 8:8"), ARRIVAL_SIZES (default
 # 16K,256K), ARRIVAL_F (default 0,1,4,16,64), ARRIVAL_ITERS (default 3),
 # ARRIVAL_LARGE (default 256K:2:1) and, for more than 8 processes,
@@ -109,6 +114,7 @@ PEER_ALGOS=${PEER_ALGOS:-native,iallgather,merge-allgatherv,intergather,direct,f
 PEER_ITERS=${PEER_ITERS:-5}
 PEER_LARGE=${PEER_LARGE:-1M:3:0}
 PEER_ENV=${PEER_ENV:-}
+PEER_INTERLEAVE=${PEER_INTERLEAVE:-1}
 WARMUP=${WARMUP:-1}
 ARRIVAL_CONFIGS=${ARRIVAL_CONFIGS:-"4:4 8:8"}
 ARRIVAL_SIZES=${ARRIVAL_SIZES:-16K,256K}
@@ -354,7 +360,7 @@ run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- 
             done
             echo "$name: p=$p q=$q, $d duplex: ${dopts[*]} ${mopts[*]}" >&2
             cluster_mpirun $((p + q)) -x INTERGATHER_VERBOSE=2 "${mopts[@]}" -- \
-                "$BENCH" -p "$p" --duplex "$d" --csv "$csv" "${dopts[@]}" 2>"$log" ||
+                "$BENCH" -p "$p" --duplex "$d" --csv "$csv" --calls "${csv%.csv}-calls.csv" "${dopts[@]}" 2>"$log" ||
                 { tail -20 "$log" >&2; return 1; }
             grep -E '^\[|did NOT match|MODEL=measure:|summary \(world rank 0\)' "$log" | sed 's/^/  /' >&2
             # The network model the library measured on this run's
@@ -368,6 +374,10 @@ run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- 
             [ -s "$IGC_RUN/$name-all.csv" ] || sed -n '1s/^/rate_mbit,/p' "$csv" >"$IGC_RUN/$name-all.csv"
             sed -n "2,\$s/^/$RATE,/p" "$csv" >>"$IGC_RUN/$name-all.csv"
             cp "$IGC_RUN/$name-all.csv" "$OUT/$out"
+            # Every balanced timed call, for the report's paired ratios.
+            [ -s "$IGC_RUN/$name-calls.csv" ] || sed -n '1p' "${csv%.csv}-calls.csv" >"$IGC_RUN/$name-calls.csv"
+            sed -n '2,$p' "${csv%.csv}-calls.csv" >>"$IGC_RUN/$name-calls.csv"
+            cp "$IGC_RUN/$name-calls.csv" "$OUT/${out%.csv}-calls.csv"
         done
     done
 }
@@ -468,8 +478,10 @@ fi
 t0=$SECONDS
 if has_phase peers; then
     echo "peers: load average at start $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+    order=()
+    [ "$PEER_INTERLEAVE" = 1 ] && order=(--interleave)
     run_peers peers cluster-peers.csv "$PEER_CONFIGS" "$PEER_DUPLEX" --sizes "$PEER_SIZES" --iters "$PEER_ITERS" \
-        --iters-large "$PEER_LARGE" --warmup "$WARMUP" --algos "$PEER_ALGOS" -- $PEER_ENV ||
+        --iters-large "$PEER_LARGE" --warmup "$WARMUP" --algos "$PEER_ALGOS" "${order[@]}" -- $PEER_ENV ||
         { echo "run.sh: a peers run failed" >&2; exit 1; }
     echo "peers runs took $((SECONDS - t0)) s, load average at end $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 fi
@@ -499,7 +511,7 @@ if has_phase models; then
         sed -n "2,\$s/^/\"$v\",/p" "$IGC_RUN/variant-all.csv" >>"$IGC_RUN/models-all.csv"
         cp "$IGC_RUN/models-all.csv" "$OUT/cluster-models.csv"
     done
-    rm -f "$OUT/variant.csv"
+    rm -f "$OUT/variant.csv" "$OUT/variant-calls.csv"
     echo "models runs took $((SECONDS - t0)) s" >&2
 fi
 decide=()

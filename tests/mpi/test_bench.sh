@@ -1,0 +1,97 @@
+#!/bin/bash
+# intergather-bench's measurement modes, which docs/performance.md rests on:
+# each algorithm's calls in a row and --interleave (rounds of every
+# algorithm), with --calls (every balanced timed call) and with an arrival
+# pattern (--imbalance).  Checked: the run succeeds, every CSV row is
+# verified byte for byte (the check before each measurement and of its last
+# timed call, in both modes), there is one row per algorithm, size and F,
+# and the call file holds exactly calls 0..N-1 of every algorithm and size,
+# each a positive time.  Where python3 is installed, the reports' paired
+# ratios (scripts/bench/paired.py) are checked too, on the run's call file
+# against a median computed here in awk, and on a small file whose answer
+# is known.
+. "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ig-bench.XXXXXX")
+trap 'rm -rf "$work" "$IG_OUT"' EXIT
+bench=$IG_TOP_BUILDDIR/bench/intergather-bench
+iters=4 sizes=1K,64K nsizes=2
+
+check_run() { # check_run NAME NALGS NIMB
+    local csv=$work/$1.csv calls=$work/$1-calls.csv
+    if grep -q 'MISMATCH\|did NOT match' "$IG_OUT"; then
+        cat "$IG_OUT" >&2; echo "FAIL: $1: a result differs" >&2; exit 1
+    fi
+    local rows bad
+    rows=$(($(wc -l <"$csv") - 1))
+    bad=$(awk -F, 'NR > 1 && $10 != "yes"' "$csv" | wc -l)
+    if [ "$rows" -ne $(($2 * nsizes * $3)) ] || [ "$bad" -ne 0 ]; then
+        cat "$csv" >&2; echo "FAIL: $1: $rows rows (expected $(($2 * nsizes * $3))), $bad not verified" >&2; exit 1
+    fi
+    # Every (algorithm, size) has calls 0..iters-1 exactly once, each > 0.
+    if ! awk -F, -v n="$iters" -v want=$(($2 * nsizes)) '
+        NR == 1 { if ($0 != "mode,algorithm,p,q,bytes,duplex,call,seconds") exit 1; next }
+        { k = $2 "," $5; if (seen[k "," $7]++ || $7 < 0 || $7 >= n || !($8 > 0)) exit 1; count[k]++ }
+        END { for (k in count) { if (count[k] != n) exit 1; m++ } if (m != want) exit 1 }' "$calls"; then
+        cat "$calls" >&2; echo "FAIL: $1: the call file is not calls 0..$((iters - 1)) of every algorithm and size" >&2
+        exit 1
+    fi
+    echo "ok: $1: $rows rows verified, $(($(wc -l <"$calls") - 1)) calls recorded"
+}
+
+half=native,iallgather,merge-allgatherv,intergather,direct,fc
+run_bench() { # run_bench NAME DUPLEX ALGOS BENCH-OPTIONS...
+    local name=$1 duplex=$2 algos=$3
+    shift 3
+    ig_launch 4 -- "$bench" -p 2 --duplex "$duplex" --sizes "$sizes" --iters "$iters" --warmup 1 --algos "$algos" \
+        --csv "$work/$name.csv" --calls "$work/$name-calls.csv" "$@"
+}
+run_bench in-a-row half "$half"
+check_run in-a-row 6 1
+run_bench interleaved half "$half" --interleave
+check_run interleaved 6 1
+run_bench interleaved-full full native,iallgather,merge-allgatherv,intergather,direct --interleave
+check_run interleaved-full 5 1
+run_bench interleaved-arrival half native,iallgather,intergather --interleave --imbalance 0,2
+check_run interleaved-arrival 3 2
+
+if ! command -v python3 >/dev/null; then
+    echo "(python3 not installed: the reports' paired ratios are not checked)"
+    exit 0
+fi
+# paired.py on the interleaved run against awk: intergather over iallgather,
+# call by call, median of the ratios.
+export PYTHONPATH=$IG_TOP_SRCDIR/scripts/bench
+for bytes in 1024 65536; do
+    want=$(awk -F, -v b=$bytes 'NR > 1 && $5 == b && $2 == "intergather" { ig[$7] = $8 }
+                                NR > 1 && $5 == b && $2 == "iallgather" { pe[$7] = $8 }
+                                END { for (c in ig) printf "%.12g\n", ig[c] / pe[c] }' "$work/interleaved-calls.csv" |
+           sort -g | awk '{ v[NR] = $1 } END { printf "%.9f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+    got=$(python3 -c "import paired, sys
+r = paired.paired_ratios(paired.read_calls(sys.argv[1]))[(2, 2, 'half', $bytes)]['iallgather']
+print('%.9f' % r)" "$work/interleaved-calls.csv")
+    awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * a) }' ||
+        { echo "FAIL: paired ratio at $bytes bytes: paired.py $got, awk $want" >&2; exit 1; }
+    echo "ok: paired ratio intergather/iallgather at $bytes bytes: $got"
+done
+# A known answer: two runs; rounds pair by (run, call).  intergather over
+# a: 0.5, 2 and 3 by round, median 2 (pairing by call alone would give 2.5,
+# the ratio of the medians 1.5); over b: 2, 1 and 0.5, median 1.
+cat >"$work/known.csv" <<'CSV'
+rep,mode,algorithm,p,q,bytes,duplex,call,seconds
+1,inter,intergather,1,1,8,half,0,2
+1,inter,a,1,1,8,half,0,4
+1,inter,b,1,1,8,half,0,1
+1,inter,intergather,1,1,8,half,1,4
+1,inter,a,1,1,8,half,1,2
+1,inter,b,1,1,8,half,1,4
+2,inter,intergather,1,1,8,half,0,3
+2,inter,a,1,1,8,half,0,1
+2,inter,b,1,1,8,half,0,6
+CSV
+python3 -c "import paired, sys
+r = paired.paired_ratios(paired.read_calls(sys.argv[1], 'rep'))[(1, 1, 'half', 8)]
+assert r == {'a': 2.0, 'b': 1.0}, r
+assert paired.worst_peer(r, ['a', 'b']) == ('a', 2.0)
+assert paired.worst_peer(r, ['c']) == (None, None)" "$work/known.csv" ||
+    { echo "FAIL: paired.py on a file with a known answer" >&2; exit 1; }
+echo "ok: paired.py on a file with a known answer"
