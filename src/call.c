@@ -61,21 +61,35 @@ static ig_fallback check_allgather_receive_first(ig_call *c)
     return IG_FALLBACK_NONE;
 }
 
+/* A usable type's layout and order, or 0 (MPI_ERR_TYPE): from what
+ * type_order.h keeps for named types, else asked of the MPI library (and
+ * kept if named).  Not kept without the probe, which is then not asked. */
+static int type_facts_of(MPI_Datatype type, MPI_Comm probe, ig_type_facts *f)
+{
+    if (ig_type_facts_kept(type, f))
+        return 1;
+    if (!type_usable(type, probe) || !ig_type_layout_of(type, &f->layout))
+        return 0;
+    f->in_order = ig_type_in_order(type);
+    if (probe != MPI_COMM_NULL)
+        ig_type_facts_keep(type, f);
+    return 1;
+}
+
 static ig_fallback check_send(ig_call *c, MPI_Comm probe)
 {
-    ig_type_layout t;
+    ig_type_facts f;
     if (c->sbuf == MPI_IN_PLACE)
         return c->hard_error = MPI_ERR_ARG, IG_FALLBACK_IN_PLACE;
     if (c->stype == MPI_DATATYPE_NULL)
         return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
     if (c->scount < 0)
         return c->hard_error = MPI_ERR_COUNT, IG_FALLBACK_ARGUMENTS;
-    if (!type_usable(c->stype, probe) || !ig_type_layout_of(c->stype, &t))
+    if (!type_facts_of(c->stype, probe, &f))
         return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
-    int in_order = ig_type_in_order(c->stype);
-    c->send_bytes = (int64_t)c->scount * t.size;
-    c->send_overlaps = send_overlaps(c->scount, &t, in_order);
-    c->scattered = !ig_layout_contiguous(c->scount, &t, in_order);
+    c->send_bytes = (int64_t)c->scount * f.layout.size;
+    c->send_overlaps = send_overlaps(c->scount, &f.layout, f.in_order);
+    c->scattered = !ig_layout_contiguous(c->scount, &f.layout, f.in_order);
     /* NULL is also MPI_BOTTOM, legal with absolute addresses: leave it to
      * the MPI library, which knows which one the program meant. */
     if (c->sbuf == NULL && c->send_bytes > 0)
@@ -88,7 +102,7 @@ static ig_fallback check_send(ig_call *c, MPI_Comm probe)
  * other) is left to the MPI library: jointly, through the agreement. */
 static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
 {
-    ig_type_layout t;
+    ig_type_facts f;
     int64_t elements = 0;
     if (c->rbuf == MPI_IN_PLACE)
         return c->hard_error = MPI_ERR_ARG, IG_FALLBACK_IN_PLACE;
@@ -105,12 +119,12 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
             elements += c->rcounts[i];
         }
     }
-    if (!type_usable(c->rtype, probe) || !ig_type_layout_of(c->rtype, &t))
+    if (!type_facts_of(c->rtype, probe, &f))
         return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
-    c->rtype_size = t.size;
-    c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_layout_contiguous(c->rcount, &t, ig_type_in_order(c->rtype));
-    c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * t.size : 0;
-    if (elements > 0 && t.size > 0 && (c->rbuf == NULL || t.extent <= 0))
+    c->rtype_size = f.layout.size;
+    c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_layout_contiguous(c->rcount, &f.layout, f.in_order);
+    c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * f.layout.size : 0;
+    if (elements > 0 && f.layout.size > 0 && (c->rbuf == NULL || f.layout.extent <= 0))
         return IG_FALLBACK_ARGUMENTS;
     return IG_FALLBACK_NONE;
 }
@@ -120,7 +134,9 @@ int ig_call_classify(ig_call *c)
     int inter = 0;
     if (!ig_mpi_identity_matches())
         return 0; /* another MPI's handles: touch nothing, count nothing */
-    if (!ig_mpi_is_running())
+    /* Started and not finished is running (lifecycle.h), without asking
+     * the MPI library twice per call. */
+    if (!ig_lifecycle_running() && !ig_mpi_is_running())
         return go_native(IG_FALLBACK_NOT_INITIALIZED);
     if (c->comm == MPI_COMM_NULL)
         return go_native(IG_FALLBACK_COMM_NULL);

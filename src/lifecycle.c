@@ -99,6 +99,11 @@ int ig_lifecycle_finished(void)
     return atomic_load(&finished);
 }
 
+int ig_lifecycle_running(void)
+{
+    return atomic_load(&started) && !atomic_load(&finished);
+}
+
 /* World rank 0 only, as the summary: one line per job. */
 void ig_lifecycle_announce(const char *what)
 {

@@ -27,6 +27,11 @@ MPI_Comm ig_lifecycle_probe_comm(void);
  * MPI_Allgather at finalize are served as any other call. */
 int ig_lifecycle_finished(void);
 
+/* 1 when ig_lifecycle_start has succeeded and the finalize hook has not
+ * run: MPI is then initialized and not finalized (the hook runs first
+ * thing in MPI_Finalize).  0 says nothing: ask the MPI library. */
+int ig_lifecycle_running(void);
+
 /* Print one line, from one process, the first time the shim serves a call. */
 void ig_lifecycle_announce(const char *what);
 

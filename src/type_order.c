@@ -1,5 +1,6 @@
 #include "type_order.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 /* The end (one past the last byte) of what has been laid out so far. */
@@ -167,4 +168,49 @@ static int in_order(MPI_Datatype type, int depth)
 int ig_type_in_order(MPI_Datatype type)
 {
     return in_order(type, 0);
+}
+
+/* Named types' facts.  A slot goes EMPTY -> FILLING (one writer wins the
+ * exchange) -> READY (the release store publishes type and facts, which
+ * readers see after their acquire load); it never changes after. */
+enum { SLOT_EMPTY, SLOT_FILLING, SLOT_READY, NAMED_KEPT = 16 };
+static struct {
+    atomic_int state;
+    MPI_Datatype type;
+    ig_type_facts facts;
+} named[NAMED_KEPT];
+
+int ig_type_facts_kept(MPI_Datatype type, ig_type_facts *f)
+{
+    for (int i = 0; i < NAMED_KEPT; i++) {
+        int state = atomic_load_explicit(&named[i].state, memory_order_acquire);
+        if (state == SLOT_EMPTY)
+            return 0; /* slots fill in order: none further is ready */
+        if (state == SLOT_READY && named[i].type == type) {
+            *f = named[i].facts;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void ig_type_facts_keep(MPI_Datatype type, const ig_type_facts *f)
+{
+    int ni, na, nt, combiner;
+    if (PMPI_Type_get_envelope(type, &ni, &na, &nt, &combiner) != MPI_SUCCESS || combiner != MPI_COMBINER_NAMED)
+        return;
+    for (int i = 0; i < NAMED_KEPT; i++) {
+        int state = atomic_load_explicit(&named[i].state, memory_order_acquire);
+        if (state == SLOT_READY && named[i].type == type)
+            return; /* another thread kept it */
+        int expected = SLOT_EMPTY;
+        if (state == SLOT_EMPTY &&
+            atomic_compare_exchange_strong_explicit(&named[i].state, &expected, SLOT_FILLING, memory_order_acquire,
+                                                    memory_order_relaxed)) {
+            named[i].type = type;
+            named[i].facts = *f;
+            atomic_store_explicit(&named[i].state, SLOT_READY, memory_order_release);
+            return;
+        }
+    }
 }

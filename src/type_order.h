@@ -29,6 +29,25 @@ int ig_type_layout_of(MPI_Datatype type, ig_type_layout *l);
  * keeps a call off the plans that need the answer 1. */
 int ig_type_in_order(MPI_Datatype type);
 
+/* Everything a call's classification asks about one datatype. */
+typedef struct {
+    ig_type_layout layout;
+    int in_order; /* ig_type_in_order */
+} ig_type_facts;
+
+/* The facts of a predefined (MPI_COMBINER_NAMED) type kept by
+ * ig_type_facts_keep: 1 with *f filled, 0 for any other handle.  A named
+ * type's handle and answers never change while MPI runs, so a call with
+ * MPI_BYTE or MPI_INT asks the MPI library once, not five times per call
+ * (on shared memory those questions cost about as much as a 1 KiB
+ * message).  Thread-safe, lock-free. */
+int ig_type_facts_kept(MPI_Datatype type, ig_type_facts *f);
+
+/* Keep the facts of `type` if it is a named type (checked here) and there
+ * is room (16 types; beyond them the facts are asked for each call, as
+ * for derived types).  The caller has checked that the type is usable. */
+void ig_type_facts_keep(MPI_Datatype type, const ig_type_facts *f);
+
 /* Whether count elements of a type with this layout and order answer are
  * exactly count * size contiguous bytes from the true lower bound on: the
  * bounds rule out gaps (the data fill the true extent) and, for several
