@@ -82,6 +82,7 @@ typedef struct {
     MPI_Comm merged;  /* senders first: MPI_Intercomm_merge(inter), or a dup of MPI_COMM_WORLD with --intra */
     ig_pair *pair;
     int baseline;     /* index into algs[] */
+    double gap;       /* --gap */
 } bench;
 
 /* Inter-communicator MPI_Allgather conventions: half duplex, a sender passes
@@ -305,6 +306,7 @@ typedef struct {
     const char *csv;  /* NULL: stdout */
     const char *calls; /* --calls FILE: every balanced timed call (NULL: none) */
     int interleave;   /* --interleave: balanced measurements in rounds of every algorithm */
+    double gap;       /* --gap SECONDS: idle time before each timed call's barrier */
     int verify;       /* 0: --no-verify */
     int help;
 } options;
@@ -359,6 +361,10 @@ static void usage(FILE *f)
             "                    a change in the machine's load during the run falls on every\n"
             "                    algorithm alike (default: each algorithm's calls in a row).\n"
             "                    Warm-up calls are interleaved likewise; F > 0 is unchanged\n"
+            "  --gap SECONDS     sleep this long before each timed call's barrier (default\n"
+            "                    0): the network is idle when every call starts, whatever\n"
+            "                    ran before it (a rate limiter's token bucket refilled,\n"
+            "                    queues drained), so no call inherits another's traffic\n"
             "  --calls FILE      also write every balanced timed call there, one row each:\n"
             "                    mode,algorithm,p,q,bytes,duplex,call,seconds (call: its\n"
             "                    index, 0..iterations-1; with --interleave, calls with the\n"
@@ -601,7 +607,8 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
         } else if (strcmp(a, "-p") == 0 || strcmp(a, "--iters") == 0 || strcmp(a, "--warmup") == 0 ||
                    strcmp(a, "--sizes") == 0 || strcmp(a, "--algos") == 0 || strcmp(a, "--csv") == 0 ||
                    strcmp(a, "--duplex") == 0 || strcmp(a, "--imbalance") == 0 || strcmp(a, "--seed") == 0 ||
-                   strcmp(a, "--iters-large") == 0 || strcmp(a, "--calls") == 0) {
+                   strcmp(a, "--iters-large") == 0 || strcmp(a, "--calls") == 0 ||
+                   strcmp(a, "--gap") == 0) {
             if (!has_value) {
                 snprintf(err, errlen, "%s needs a value", a);
                 return -1;
@@ -657,6 +664,13 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
                     return -1;
                 }
                 o->csv = v;
+            } else if (strcmp(a, "--gap") == 0) {
+                char *end = NULL;
+                o->gap = strtod(v, &end);
+                if (end == v || *end != '\0' || !(o->gap >= 0 && o->gap <= 10)) {
+                    snprintf(err, errlen, "--gap %s: expected seconds from 0 to 10, e.g. 0.02", v);
+                    return -1;
+                }
             } else if (strcmp(a, "--calls") == 0) {
                 if (*v == '\0') {
                     snprintf(err, errlen, "--calls needs a file name");
@@ -795,6 +809,7 @@ static int setup(bench *b, const options *o)
     b->is_sender = b->rank < b->p;
     b->intra = o->intra;
     b->full = o->full;
+    b->gap = o->gap;
     b->sends = o->full || b->is_sender;
     b->nremote = b->is_sender ? (o->full ? b->q : 0) : b->p;
     b->remote0 = b->is_sender ? b->p : 0;
@@ -900,11 +915,13 @@ typedef struct {
     int last_ok;             /* the last timed call's result matched the reference (1 if not checked) */
 } stats;
 
-/* One timed call: barrier (aligns the clocks), then, if d > 0, a sleep of d
- * seconds, then the call.  *e gets the time from this process's arrival to
+/* One timed call: the --gap pause, a barrier (aligns the clocks), then, if
+ * d > 0, a sleep of d seconds, then the call.  *e gets the time from this process's arrival to
  * its exit, *arr its arrival after the barrier. */
 static void timed_call(const bench *b, int a, const call *c, double d, double *e, double *arr)
 {
+    if (b->gap > 0)
+        sleep_until(MPI_Wtime() + b->gap);
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime(), ta = t0;
     if (d > 0) {

@@ -65,7 +65,10 @@
 # algorithm once in a rotating order, so the report's paired ratios compare
 # calls made side by side; 0: each algorithm's calls in a row, the method
 # before the twenty-second session; every balanced call goes to
-# cluster-peers-calls.csv either way);
+# cluster-peers-calls.csv either way), PEER_GAP (default 0.02: the bench's
+# --gap, seconds of idle network before each timed call, so that no call
+# starts with the token buckets of the links emptied by the call before it;
+# 0: none, the method before the twenty-second session);
 # arrival: ARRIVAL_CONFIGS (default "4:4 8:8"), ARRIVAL_SIZES (default
 # 16K,256K), ARRIVAL_F (default 0,1,4,16,64), ARRIVAL_ITERS (default 3),
 # ARRIVAL_LARGE (default 256K:2:1) and, for more than 8 processes,
@@ -115,6 +118,7 @@ PEER_ITERS=${PEER_ITERS:-5}
 PEER_LARGE=${PEER_LARGE:-1M:3:0}
 PEER_ENV=${PEER_ENV:-}
 PEER_INTERLEAVE=${PEER_INTERLEAVE:-1}
+PEER_GAP=${PEER_GAP:-0.02}
 WARMUP=${WARMUP:-1}
 ARRIVAL_CONFIGS=${ARRIVAL_CONFIGS:-"4:4 8:8"}
 ARRIVAL_SIZES=${ARRIVAL_SIZES:-16K,256K}
@@ -481,7 +485,8 @@ if has_phase peers; then
     order=()
     [ "$PEER_INTERLEAVE" = 1 ] && order=(--interleave)
     run_peers peers cluster-peers.csv "$PEER_CONFIGS" "$PEER_DUPLEX" --sizes "$PEER_SIZES" --iters "$PEER_ITERS" \
-        --iters-large "$PEER_LARGE" --warmup "$WARMUP" --algos "$PEER_ALGOS" "${order[@]}" -- $PEER_ENV ||
+        --iters-large "$PEER_LARGE" --warmup "$WARMUP" --algos "$PEER_ALGOS" "${order[@]}" --gap "$PEER_GAP" \
+        -- $PEER_ENV ||
         { echo "run.sh: a peers run failed" >&2; exit 1; }
     echo "peers runs took $((SECONDS - t0)) s, load average at end $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 fi

@@ -6,7 +6,8 @@
 # verified byte for byte (the check before each measurement and of its last
 # timed call, in both modes), there is one row per algorithm, size and F,
 # and the call file holds exactly calls 0..N-1 of every algorithm and size,
-# each a positive time.  Where python3 is installed, the reports' paired
+# each a positive time; --gap pauses before every timed call and refuses a
+# negative pause.  Where python3 is installed, the reports' paired
 # ratios (scripts/bench/paired.py) are checked too, on the run's call file
 # against a median computed here in awk, and on a small file whose answer
 # is known.
@@ -51,8 +52,22 @@ run_bench interleaved half "$half" --interleave
 check_run interleaved 6 1
 run_bench interleaved-full full native,iallgather,merge-allgatherv,intergather,direct --interleave
 check_run interleaved-full 5 1
-run_bench interleaved-arrival half native,iallgather,intergather --interleave --imbalance 0,2
+run_bench interleaved-arrival half native,iallgather,intergather --interleave --imbalance 0,2 --gap 0.001
 check_run interleaved-arrival 3 2
+# --gap: 20 balanced calls of 1 KiB after 10 ms each cannot take under 0.2 s.
+start=$(date +%s.%N)
+run_bench gap half intergather --gap 0.01 --iters 20 --warmup 0
+elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
+awk -v t="$elapsed" 'BEGIN { exit !(t >= 0.2) }' ||
+    { echo "FAIL: --gap 0.01 with 2 x 20 calls took only $elapsed s" >&2; exit 1; }
+echo "ok: --gap 0.01, 2 sizes x 20 calls: $elapsed s"
+if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
+    if ig_launch 2 -- "$bench" --gap -1 2>/dev/null; then
+        echo "FAIL: --gap -1 accepted" >&2; exit 1
+    fi
+    grep -q -- "--gap -1: expected seconds" "$IG_OUT" || { cat "$IG_OUT" >&2; echo "FAIL: --gap -1 not explained" >&2; exit 1; }
+    echo "ok: --gap -1 refused"
+fi
 
 if ! command -v python3 >/dev/null; then
     echo "(python3 not installed: the reports' paired ratios are not checked)"
