@@ -915,9 +915,17 @@ typedef struct {
     int last_ok;             /* the last timed call's result matched the reference (1 if not checked) */
 } stats;
 
+/* One untimed call after a barrier: a warm-up, or the check before a
+ * measurement. */
+static void untimed_call(const bench *b, int a, const call *c)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    check_mpi(run_alg(b, a, c), algs[a].name, b->rank);
+}
+
 /* One timed call: the --gap pause, a barrier (aligns the clocks), then, if
- * d > 0, a sleep of d seconds, then the call.  *e gets the time from this process's arrival to
- * its exit, *arr its arrival after the barrier. */
+ * d > 0, a sleep of d seconds, then the call.  *e gets the time from this
+ * process's arrival to its exit, *arr its arrival after the barrier. */
 static void timed_call(const bench *b, int a, const call *c, double d, double *e, double *arr)
 {
     if (b->gap > 0)
@@ -978,10 +986,8 @@ static stats measure(const bench *b, int n, int a, const call *c, int warmup, do
                      double *w, int verify, const unsigned char *ref, size_t rbytes, double *per_call)
 {
     double *e = w, *arr = w + n;
-    for (int i = 0; i < warmup; i++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        check_mpi(run_alg(b, a, c), algs[a].name, b->rank);
-    }
+    for (int i = 0; i < warmup; i++)
+        untimed_call(b, a, c);
     for (int i = 0; i < n; i++) {
         double d = delay_max > 0 ? next_unit(&rng) * delay_max : 0;
         if (verify && i == n - 1 && rbytes > 0)
@@ -1002,8 +1008,7 @@ static int verify_alg(const bench *b, int a, const call *c, int base_ok, const u
         return base_ok;
     if (rbytes > 0)
         poison(c->rbuf, ref, rbytes);
-    MPI_Barrier(MPI_COMM_WORLD);
-    check_mpi(run_alg(b, a, c), algs[a].name, b->rank);
+    untimed_call(b, a, c);
     return all_equal(c->rbuf, ref, rbytes);
 }
 
@@ -1013,25 +1018,16 @@ static int verify_alg(const bench *b, int a, const call *c, int base_ok, const u
  * follows the same one and a drift in load is shared.  With verify, each
  * algorithm's call in the last round is checked as in measure (the check, a
  * collective, runs between that call and the next barrier, outside every
- * timed region).  per_call: nalgs * n doubles, algorithm j's at j * n.
- * Returns 0, or -1 out of memory (the same on every process). */
-static int measure_interleaved(const bench *b, int nalgs, const int *alg, int n, const call *c, int warmup,
-                               double *w, int verify, const unsigned char *ref, size_t rbytes, stats *out,
-                               double *per_call)
+ * timed region).  times: scratch of 2 nalgs n doubles; per_call: nalgs * n
+ * doubles, algorithm j's at j * n. */
+static void measure_interleaved(const bench *b, int nalgs, const int *alg, int n, const call *c, int warmup,
+                                double *w, double *times, int verify, const unsigned char *ref, size_t rbytes,
+                                stats *out, double *per_call)
 {
-    double *times = malloc(2 * (size_t)nalgs * (size_t)n * sizeof *times);
-    int ok = times != NULL, all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all) {
-        free(times);
-        return -1;
-    }
     int last_ok[NALGS] = { 0 };
     for (int i = 0; i < warmup; i++)
-        for (int k = 0; k < nalgs; k++) {
-            MPI_Barrier(MPI_COMM_WORLD);
-            check_mpi(run_alg(b, alg[(i + k) % nalgs], c), algs[alg[(i + k) % nalgs]].name, b->rank);
-        }
+        for (int k = 0; k < nalgs; k++)
+            untimed_call(b, alg[(i + k) % nalgs], c);
     for (int i = 0; i < n; i++)
         for (int k = 0; k < nalgs; k++) {
             int j = (i + k) % nalgs;
@@ -1048,8 +1044,6 @@ static int measure_interleaved(const bench *b, int nalgs, const int *alg, int n,
         out[j] = summarize(n, e, e + n, w, per_call + (size_t)j * (size_t)n);
         out[j].last_ok = verify ? last_ok[j] : 1;
     }
-    free(times);
-    return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1174,10 +1168,14 @@ int main(int argc, char **argv)
     int *mcounts = malloc((size_t)b.size * sizeof *mcounts), *mdispls = malloc((size_t)b.size * sizeof *mdispls);
     int max_iters = o.large_iters > o.iters ? o.large_iters : o.iters;
     double *w = malloc(9 * (size_t)max_iters * sizeof *w);
+    /* per_call: every algorithm's balanced calls; times: --interleave's
+     * per-process times and arrivals. */
     double *per_call = malloc((size_t)o.nalgs * (size_t)max_iters * sizeof *per_call);
+    double *times = malloc(2 * (size_t)o.nalgs * (size_t)max_iters * sizeof *times);
     size_t ncells = (size_t)o.nsizes * (size_t)o.nalgs;
     double *med = calloc(ncells, sizeof *med), *avgp = calloc(ncells * (size_t)o.nimb, sizeof *avgp);
-    alloc_ok = alloc_ok && mcounts != NULL && mdispls != NULL && w != NULL && per_call != NULL && med != NULL && avgp != NULL;
+    alloc_ok = alloc_ok && mcounts != NULL && mdispls != NULL && w != NULL && per_call != NULL && times != NULL &&
+               med != NULL && avgp != NULL;
     if (!alloc_ok)
         fprintf(stderr, "intergather-bench: world rank %d: out of memory for %ld-byte blocks\n", rank, max_bytes);
     int all_ok = 0;
@@ -1210,8 +1208,7 @@ int main(int argc, char **argv)
                     ref[(size_t)k * (size_t)bytes + i] = pattern(b.remote0 + k, i, bytes);
             if (rbytes > 0)
                 poison(rbuf, ref, rbytes);
-            MPI_Barrier(MPI_COMM_WORLD);
-            check_mpi(run_alg(&b, b.baseline, &c), algs[b.baseline].name, rank);
+            untimed_call(&b, b.baseline, &c);
             base_ok = all_equal(rbuf, ref, rbytes);
             if (rbytes > 0)
                 memcpy(ref, rbuf, rbytes);
@@ -1246,9 +1243,8 @@ int main(int argc, char **argv)
         if (o.interleave) {
             for (int j = 0; j < o.nalgs; j++)
                 ok[j] = !o.verify || verify_alg(&b, o.algs[j], &c, base_ok, ref, rbytes);
-            if (measure_interleaved(&b, o.nalgs, o.algs, iters, &c, warmup, w, o.verify, ref, rbytes, bal_all,
-                                    per_call) != 0)
-                MPI_Abort(MPI_COMM_WORLD, EXIT_MPI);
+            measure_interleaved(&b, o.nalgs, o.algs, iters, &c, warmup, w, times, o.verify, ref, rbytes, bal_all,
+                                per_call);
         }
         for (int jj = 0; jj < o.nalgs; jj++) {
             /* the baseline first, then the others in --algos order */
@@ -1266,12 +1262,12 @@ int main(int argc, char **argv)
             if (j == base_j)
                 t_unit = bal.median;
             double t_bal = base_j < 0 && !any_imb ? bal.median : t_unit;
-            if (calls != NULL)
+            if (calls != NULL) {
                 for (int i = 0; i < iters; i++)
                     fprintf(calls, "%s,%s,%d,%d,%d,%s,%d,%.9f\n", b.intra ? "intra" : "inter", algs[a].name, b.p,
                             b.q, bytes, b.full ? "full" : "half", i, calls_j[i]);
-            if (calls != NULL)
                 fflush(calls);
+            }
             med[s * o.nalgs + j] = bal.median;
             for (int k = 0; k < o.nimb; k++) {
                 double f = o.imb[k];
@@ -1279,7 +1275,8 @@ int main(int argc, char **argv)
                                   : measure(&b, iters, a, &c, 0, f * t_bal,
                                             delay_stream(o.seed, b.rank, bytes, f), w, o.verify, ref, rbytes,
                                             NULL);
-                const char *row_verified = !o.verify ? verified : st.last_ok && !strcmp(verified, "yes") ? "yes" : "MISMATCH";
+                /* the check before the measurement and that of its last call */
+                const char *row_verified = o.verify && !st.last_ok ? "MISMATCH" : verified;
                 mismatches += o.verify && f != 0 && !st.last_ok;
                 avgp[((size_t)s * (size_t)o.nimb + (size_t)k) * (size_t)o.nalgs + (size_t)j] = st.avg_proc;
                 done++;
@@ -1321,6 +1318,7 @@ int main(int argc, char **argv)
     free(mdispls);
     free(w);
     free(per_call);
+    free(times);
     free(med);
     free(avgp);
     free(o.sizes);
