@@ -30,6 +30,21 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import paired  # noqa: E402  (scripts/bench/paired.py: ratios of calls made in the same round)
 
 
+def shown(ratio, bad):
+    """A ratio for a table cell, in bold where it misses its target."""
+    return f"**{ratio:.3f}**" if bad else f"{ratio:.3f}"
+
+
+def target_line(what, summary, ratio_key, peer_key, missing, faster=""):
+    """One target over every point of the sweep; a point without a ratio
+    (not measured, or not paired) is not met."""
+    flagged = [s for s in summary if s[ratio_key] is None or s[ratio_key] > SLOWER]
+    print(f"- {what}: {len(summary) - len(flagged)} of {len(summary)} points met" + (", not met at: " + "; ".join(
+        f"{s['p']}:{s['q']} {s['d']} {human(s['b'])} " +
+        (f"({s[peer_key]} {s[ratio_key]:.2f}x{faster})" if s[ratio_key] is not None else f"({missing})")
+        for s in flagged) if flagged else ""))
+
+
 def order_configs(cs):
     return sorted(cs, key=lambda c: (c[0] + c[1], c[0] != c[1], c[0]))
 
@@ -135,13 +150,11 @@ def peers_tables(rows, decide_bin, link_mbit, models=None, pairs=None):
                 ratio_own = ig / own[best_own] if ig and best_own else None
                 cells = [f"{1e3 * vals[a]:.1f}" if vals[a] is not None else "" for a in algs]
                 flag = ratio is not None and ratio > SLOWER
-                rs = "" if ratio is None else (f"**{ratio:.3f}**" if flag else f"{ratio:.3f}")
+                rs = "" if ratio is None else shown(ratio, flag)
                 ro = "" if ratio_own is None else f"{ratio_own:.3f}"
                 pct = f"{100 * bnd / ig:.1f}" if ig else ""
                 p_peer, p_ratio = paired.worst_peer(pairs.get(key, {}), USER_PEERS)
-                pc = ""
-                if p_ratio is not None:
-                    pc = f"{p_peer} " + (f"**{p_ratio:.3f}**" if p_ratio > SLOWER else f"{p_ratio:.3f}")
+                pc = "" if p_ratio is None else f"{p_peer} " + shown(p_ratio, p_ratio > SLOWER)
                 print(f"| {human(b)} | " + " | ".join(cells) + f" | {1e3 * bnd:.1f} | {pct} | {best} | {rs} |"
                       + (f" {pc} |" if pairs else "")
                       + f" {best_own or ''} | {ro} |" + (f" {choice.get(key, '')} |" if choice else ""))
@@ -151,21 +164,10 @@ def peers_tables(rows, decide_bin, link_mbit, models=None, pairs=None):
             print()
     # Targets
     print("### Targets\n")
-    # A point without intergather's time or any peer's is not met: it was not measured.
-    flagged = [s for s in summary if s["ratio"] is None or s["ratio"] > SLOWER]
-    print(f"- no peer more than 5 % faster than intergather: {len(summary) - len(flagged)} of {len(summary)} points "
-          "met" + (", not met at: " + "; ".join(
-              f"{s['p']}:{s['q']} {s['d']} {human(s['b'])} " +
-              (f"({s['best']} {s['ratio']:.2f}x faster)" if s["ratio"] is not None else "(not measured)")
-              for s in flagged) if flagged else ""))
+    target_line("no peer more than 5 % faster than intergather", summary, "ratio", "best", "not measured",
+                " faster")
     if pairs:
-        # Paired: a point without a paired ratio is not met either.
-        flagged = [s for s in summary if s["paired"] is None or s["paired"] > SLOWER]
-        print(f"- the same by paired ratio: {len(summary) - len(flagged)} of {len(summary)} points met"
-              + (", not met at: " + "; ".join(
-                  f"{s['p']}:{s['q']} {s['d']} {human(s['b'])} " +
-                  (f"({s['paired_peer']} {s['paired']:.2f}x)" if s["paired"] is not None else "(not paired)")
-                  for s in flagged) if flagged else ""))
+        target_line("the same by paired ratio", summary, "paired", "paired_peer", "not paired")
     big = [s for s in summary if s["b"] == max(x["b"] for x in summary)]
     for s in big:
         if s["pct"] is None:
@@ -209,7 +211,7 @@ def arrival_tables(rows):
             if bad:
                 fails.append(f"{p}:{q} {human(b)} F={f:g} " + (f"({best} {r:.2f}x)" if r is not None else "(not measured)"))
             print(f"| {f:g} | {1e3 * om:.0f} | " + " | ".join(f"{1e3 * v[x]:.1f}" if x in v else "" for x in algs)
-                  + f" | {best or ''} | " + ("" if r is None else (f"**{r:.3f}**" if bad else f"{r:.3f}")) + " |")
+                  + f" | {best or ''} | " + ("" if r is None else shown(r, bad)) + " |")
         print()
     print("- intergather's average per-process time <= every peer's: " +
           ("met everywhere" if not fails else "NOT met at " + "; ".join(fails)) + "\n")
