@@ -12,7 +12,7 @@
 #
 # Each run is one intergather-bench job (one inter-communicator shared by
 # every algorithm), with the algorithms interleaved (bench --interleave:
-# round i calls each once, in a rotating order; INTERLEAVE=0 runs each
+# each round calls each once, in orders balanced for carryover; INTERLEAVE=0 runs each
 # algorithm's calls in a row, the method before the twenty-second session).
 # The report takes, per point, the median over runs of each run's median of
 # ITERS calls, and the paired ratio: the median over every round of

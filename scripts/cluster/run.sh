@@ -61,8 +61,8 @@
 # half-duplex-only ones, relay and chain, are left out of full-duplex runs),
 # PEER_ITERS (default 5), PEER_LARGE ("BYTES:N:W": N iterations and W warmup
 # ones from BYTES on, default 1M:3:0: calls of seconds), WARMUP (default 1),
-# PEER_INTERLEAVE (default 1: the bench's --interleave, round i calls every
-# algorithm once in a rotating order, so the report's paired ratios compare
+# PEER_INTERLEAVE (default 1: the bench's --interleave, each round calls every
+# algorithm once, in orders balanced for carryover, so the report's paired ratios compare
 # calls made side by side; 0: each algorithm's calls in a row, the method
 # before the twenty-second session; every balanced call goes to
 # cluster-peers-calls.csv either way), PEER_GAP (default 0.02: the bench's

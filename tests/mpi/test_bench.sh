@@ -30,7 +30,7 @@ check_run() { # check_run NAME NALGS NIMB
     fi
     # Every (algorithm, size) has calls 0..iters-1 exactly once, each > 0.
     if ! awk -F, -v n="$iters" -v want=$(($2 * nsizes)) '
-        NR == 1 { if ($0 != "mode,algorithm,p,q,bytes,duplex,call,seconds") exit 1; next }
+        NR == 1 { if ($0 != "mode,algorithm,p,q,bytes,duplex,call,seconds,position") exit 1; next }
         { k = $2 "," $5; if (seen[k "," $7]++ || $7 < 0 || $7 >= n || !($8 > 0)) exit 1; count[k]++ }
         END { for (k in count) { if (count[k] != n) exit 1; m++ } if (m != want) exit 1 }' "$calls"; then
         cat "$calls" >&2; echo "FAIL: $1: the call file is not calls 0..$((iters - 1)) of every algorithm and size" >&2
@@ -54,6 +54,41 @@ run_bench interleaved-full full native,iallgather,merge-allgatherv,intergather,d
 check_run interleaved-full 5 1
 run_bench interleaved-arrival half native,iallgather,intergather --interleave --imbalance 0,2 --gap 0.001
 check_run interleaved-arrival 3 2
+
+# --interleave's order is balanced for carryover (a Williams design): over
+# n rounds (2 n for odd n) every algorithm takes every position in a round
+# equally often and follows every other one within a round equally often
+# (once for even n, twice for odd).  A plain rotation fails this: there
+# each algorithm follows the same one in every round.
+check_carryover() { # check_carryover NAME NALGS
+    awk -F, -v n="$2" '
+        NR == 1 { next }
+        $5 != first_size && first_size != "" { next }
+        { first_size = $5; at[$7 "," $9] = $2; pos[$2 "," $9]++; if ($9 < 0 || $9 >= n) bad = 1 }
+        END {
+            rounds = 0
+            for (k in at) { split(k, f, ","); if (f[1] + 1 > rounds) rounds = f[1] + 1 }
+            for (r = 0; r < rounds; r++)
+                for (k = 0; k + 1 < n; k++) {
+                    if (!((r "," k) in at) || !((r "," (k + 1)) in at)) bad = 1
+                    after[at[r "," k] ">" at[r "," (k + 1)]]++
+                }
+            want = rounds / n
+            for (a in pos) if (pos[a] != want) bad = 1
+            m = 0
+            for (a in after) { if (after[a] != want) bad = 1; m++ }
+            if (m != n * (n - 1)) bad = 1
+            exit bad
+        }' "$work/$1-calls.csv" ||
+        { cat "$work/$1-calls.csv" >&2; echo "FAIL: $1: the rounds are not balanced for carryover" >&2; exit 1; }
+    echo "ok: $1: every algorithm in every position alike, after every other one alike"
+}
+iters=4 run_bench carryover-even half native,iallgather,intergather,direct --interleave --warmup 0
+iters=4 check_run carryover-even 4 1
+check_carryover carryover-even 4
+iters=6 run_bench carryover-odd half native,iallgather,intergather --interleave --warmup 0
+iters=6 check_run carryover-odd 3 1
+check_carryover carryover-odd 3
 # --gap: 20 balanced calls of 1 KiB after 10 ms each cannot take under 0.2 s.
 start=$(date +%s.%N)
 run_bench gap half intergather --gap 0.01 --iters 20 --warmup 0
