@@ -80,10 +80,14 @@ int64_t ig_comm_cache_opening_max_bytes(const ig_comm_cache *cache);
 
 /* The last sizes the opening judged on this communicator, and whether they
  * were small (the answer depends on nothing else that can change): a
- * program calls with the same sizes again and again. */
+ * program calls with the same sizes again and again.  skip: the last
+ * agreed MPI_Allgather says the next one skips the round
+ * (ig_decide_opening_skip_next; set after each agreement, alike on every
+ * process). */
 typedef struct {
     int64_t send, expect; /* send < 0: none yet */
     int small;
+    int skip;
 } ig_opening_memo;
 ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache);
 

@@ -466,3 +466,14 @@ int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes,
      * groups answer alike: a 20 + 4 call is small for neither). */
     return (n0 > n1 ? n0 : n1) <= ch.steps[0].window;
 }
+
+int ig_decide_opening_skip_next(const ig_shape *sh, int64_t max_bytes, const ig_settings *s)
+{
+    if (sh->reason != IG_FALLBACK_NONE || sh->sizes != IG_SIZES_AGREE || (sh->total[0] == 0 && sh->total[1] == 0))
+        return 0;
+    /* Blocks beyond what an int64 holds are not small either. */
+    if (sh->max_block[0] > INT64_MAX || sh->max_block[1] > INT64_MAX)
+        return 1;
+    return !ig_decide_opening_sends(0, (int64_t)sh->max_block[0], (int64_t)sh->max_block[1], sh->n[0], sh->n[1],
+                                    sh->nodes, max_bytes, s);
+}

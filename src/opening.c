@@ -392,6 +392,12 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
     /* Before any receive of this call, what an earlier call left. */
     ig_opening_left_settle(left, o.comm, 1);
+    /* The last agreed call said that this round would not end calls of
+     * its shape (set by ig_opening_agreed, alike on every process). */
+    if (ig_comm_cache_opening_memo(cache)->skip) {
+        ig_stats_opening(IG_OPENING_STAT_SKIPPED);
+        return IG_OPENING_SKIPPED;
+    }
     PMPI_Comm_rank(c->comm, &o.local_rank);
     o.self.hard = c->hard_error != MPI_SUCCESS;
     o.self.send = o.self.hard ? 0 : c->send_bytes;
@@ -429,4 +435,16 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
         count_served(c);
     }
     return IG_OPENING_ENDED;
+}
+
+void ig_opening_agreed(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, const ig_shape *shape)
+{
+    if (ig_opening_applies(c, cache, s))
+        ig_comm_cache_opening_memo(cache)->skip =
+            ig_decide_opening_skip_next(shape, ig_comm_cache_opening_max_bytes(cache), s);
+}
+
+int ig_opening_needed_after_all(const ig_shape *shape)
+{
+    return shape->reason != IG_FALLBACK_NONE;
 }

@@ -10,6 +10,7 @@
 #include "call.h"
 #include "comm_cache.h"
 #include "settings.h"
+#include "shape.h"
 
 /* Whether this call starts with the opening: the same answer on every
  * process (the operation, the settings, the group sizes, the MPI library). */
@@ -17,9 +18,29 @@ int ig_opening_applies(const ig_call *c, ig_comm_cache *cache, const ig_settings
 
 typedef enum {
     IG_OPENING_GO_ON = 0, /* no pair was done: every process goes on to the agreement */
-    IG_OPENING_ENDED      /* the call ended in the opening (*rc: this process's outcome) */
+    IG_OPENING_ENDED,     /* the call ended in the opening (*rc: this process's outcome) */
+    IG_OPENING_SKIPPED    /* not run (ig_opening_agreed): every process goes on to the agreement */
 } ig_opening_outcome;
 
+/* The round, or IG_OPENING_SKIPPED without it where the last agreed call
+ * said so (ig_opening_agreed). */
 ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc);
+
+/* After a call's agreement succeeded, with its agreed shape: whether the
+ * next MPI_Allgather on this communicator skips the round
+ * (ig_decide_opening_skip_next), where the opening applies.  Every
+ * process that finished the agreement holds the same shape, so all skip
+ * alike.  (A process whose agreement failed, an error of the MPI library
+ * on intergather's private communicator, keeps its old answer: after
+ * such an error MPI's state is undefined, and peers that went on are
+ * already out of step with it in this call.) */
+void ig_opening_agreed(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, const ig_shape *shape);
+
+/* In a call that skipped the round: whether the agreed shape says that the
+ * round must run after all, because some process cannot be served (its
+ * arguments, its memory): the round serves such calls point to point, so
+ * that no process waits in the MPI library for one whose arguments it
+ * refuses.  Every process holds the same shape and skipped alike. */
+int ig_opening_needed_after_all(const ig_shape *shape);
 
 #endif

@@ -93,7 +93,8 @@ static int execute(const ig_xfer *x, const ig_choice *ch, ig_comm_cache *cache, 
 
 /* The agreement, the decision and the steps, on the call's buffers x
  * (built before the agreement; see ig_serve). */
-static int serve_agreed(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache, const ig_settings *s, int *rc)
+static int serve_agreed(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache, const ig_settings *s,
+                        int skipped_opening, int *rc)
 {
     ig_shape shape;
     ig_choice choice;
@@ -108,11 +109,22 @@ static int serve_agreed(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache
         ig_speculate_abandon(&early);
         return ig_error_report(c->comm, function_name(c), *rc), 1;
     }
+    ig_opening_agreed(c, cache, s, &shape);
     ig_decide(&shape, c->op == IG_OP_ALLGATHERV, s, &choice);
     /* Every process settles, whatever the choice: withdrawing is joint.  On
      * the native path the MPI library's own outcome is what the program
      * sees (the native call still runs, so no peer is stranded). */
     int settled = ig_speculate_settle(&early, cache, &posted, &choice);
+    /* A call that skipped the opening round in which some process cannot
+     * be served: every process knows it now, and the round serves it (the
+     * agreement above reset the skip, so the round runs). */
+    if (skipped_opening && ig_opening_needed_after_all(&shape)) {
+        int opening_rc;
+        if (ig_opening_run(c, cache, s, &opening_rc) == IG_OPENING_ENDED) {
+            *rc = ig_error_report(c->comm, function_name(c), opening_rc);
+            return 1;
+        }
+    }
     switch (choice.kind) {
     case IG_DECISION_NATIVE:
         return go_native(choice.native_reason);
@@ -155,10 +167,13 @@ int ig_serve(const ig_call *c, int *rc)
     /* A correct call with small sizes ends in the opening round; one that
      * goes on (no pair ended there) is agreed and decided as if it had not
      * been tried. */
+    int skipped = 0;
     if (ig_opening_applies(c, cache, s)) {
         int opening_rc;
-        if (ig_opening_run(c, cache, s, &opening_rc) == IG_OPENING_ENDED)
+        ig_opening_outcome o = ig_opening_run(c, cache, s, &opening_rc);
+        if (o == IG_OPENING_ENDED)
             return *rc = ig_error_report(c->comm, function_name(c), opening_rc), 1;
+        skipped = o == IG_OPENING_SKIPPED;
     }
     /* The call's buffers are built before the agreement, not after it: a
      * process whose MPI library cannot build its receive type (out of
@@ -170,7 +185,7 @@ int ig_serve(const ig_call *c, int *rc)
     ig_block rblk = { .type = MPI_DATATYPE_NULL };
     if (call.local_reason == IG_FALLBACK_NONE && xfer_of(c, &x, &rblk) != MPI_SUCCESS)
         call.local_reason = IG_FALLBACK_NO_MEMORY;
-    int served = serve_agreed(&call, &x, cache, s, rc);
+    int served = serve_agreed(&call, &x, cache, s, skipped, rc);
     ig_block_free(&rblk);
     return served;
 }

@@ -4,7 +4,7 @@
  * each followed by a plain call whose every byte is checked, so that a
  * message left in flight by the scenario would show there.
  *
- * usage: opening LEFT [hard] [pieces [unfreed]]
+ * usage: opening LEFT [hard] [after-large] [pieces [unfreed]]
  * Both groups send N ints per process (full duplex) unless said otherwise;
  * MPI_ERRORS_RETURN on the inter-communicator.
  *   mixed-types  left rank 0 sends its N ints as one contiguous type, the
@@ -42,6 +42,12 @@
  *                   a duplicate freed at once, and with "unfreed" as the
  *                   last call before MPI_Finalize, on a communicator
  *                   never freed
+ * With "after-large", every scenario above (and the "hard" ones) comes
+ * right after a large call: where that call goes on to the agreement, the
+ * next call on the communicator skips the opening round
+ * (ig_decide_opening_skip_next), so each scenario, erroneous ones
+ * included, runs on the agreed path, and each plain call after it (which
+ * the round would end) lets the round run again.
  * With "hard" (where the opening round applies: the MPI library would
  * leave the other processes waiting on such calls):
  *   hard-count   left rank 0 passes a send count of -1: it reports
@@ -317,13 +323,21 @@ static void hard_order(ctx *c)
         expect_error(rc, c, "hard-order"); /* each misses a block of the other group's rank 0 */
 }
 
+/* Before a scenario: with "after-large", a large call (see above). */
+static void before(ctx *c, int after_large)
+{
+    if (after_large)
+        large(c);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     ctx c;
-    int left = argc > 1 ? atoi(argv[1]) : 2, hard = 0, in_pieces = 0, unfreed = 0;
+    int left = argc > 1 ? atoi(argv[1]) : 2, hard = 0, in_pieces = 0, unfreed = 0, after_large = 0;
     for (int a = 2; a < argc; a++) {
         hard |= strcmp(argv[a], "hard") == 0;
+        after_large |= strcmp(argv[a], "after-large") == 0;
         in_pieces |= strcmp(argv[a], "pieces") == 0;
         unfreed |= strcmp(argv[a], "unfreed") == 0;
     }
@@ -342,21 +356,29 @@ int main(int argc, char **argv)
         pieces(&c);
         goto done;
     }
+    before(&c, after_large);
     mixed_types(&c);
     plain(&c, "mixed-types");
+    before(&c, after_large);
     short_one(&c);
     plain(&c, "short-one");
+    before(&c, after_large);
     long_one(&c);
     plain(&c, "long-one");
+    before(&c, after_large);
     expect_less(&c);
     plain(&c, "expect-less");
+    before(&c, after_large);
     large(&c);
     plain(&c, "large");
     if (hard) {
+        before(&c, after_large);
         hard_count(&c);
         plain(&c, "hard-count");
+        before(&c, after_large);
         hard_type(&c);
         plain(&c, "hard-type");
+        before(&c, after_large);
         hard_order(&c);
         plain(&c, "hard-order");
     }

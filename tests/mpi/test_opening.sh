@@ -2,7 +2,8 @@
 # The opening round (src/opening_plan.h): correct calls that end after its
 # first round, erroneous ones finished pair by pair or handed on to the
 # agreement, each followed by a plain call checked byte for byte
-# (tests/mpi/opening.c).  Where it applies (Open MPI) the summaries must
+# (tests/mpi/opening.c), and the same after a large call, where the round
+# is skipped.  Where it applies (Open MPI) the summaries must
 # show all three outcomes, and the calls with unusable arguments in one
 # process ("hard") run too: without the opening, the MPI library would
 # leave the other processes waiting on them.  Under MPICH the opening does
@@ -31,6 +32,20 @@ for np_left in "4 2" "4 1" "4 3" "7 3" "8 4"; do
     fi
     echo "ok np=$1 left=$2: ended $(summary_total ended), pair by pair $(summary_total pair-by-pair), went on $(summary_total went-on)"
 done
+
+# The round skipped (src/decide.h, ig_decide_opening_skip_next): at 1+3
+# the large call goes on to the agreement, so the call after it skips the
+# round; with every scenario right after a large call, the erroneous and
+# hard ones run on the agreed path and must end as they do after the
+# round (same classes, same bytes, no hang), and each plain call after
+# them, which the round ends, must bring the round back.
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+    run_preloaded 4 "$TESTS_BIN/opening" 1 hard after-large
+    expect_pass opening
+    expect_total skipped -gt 0
+    expect_total ended -gt 0
+    echo "ok np=4 left=1 after large calls: skipped $(summary_total skipped), ended $(summary_total ended), went on $(summary_total went-on)"
+fi
 
 # Pieces (opening_plan.h): a left group that expects nothing leaves early
 # and, with INTERGATHER_OPENING=pieces, sends blocks above 60 KiB in eager

@@ -366,6 +366,46 @@ START_TEST(small_is_joint_and_direct)
 }
 END_TEST
 
+/* ig_decide_opening_skip_next: after an agreed correct call, the next one
+ * skips the round exactly where the round would not have ended this one
+ * (not small, from either group's view), and never after an erroneous
+ * call, one some process cannot take part in, or an empty one. */
+START_TEST(skip_next_is_not_small)
+{
+    ig_settings s;
+    ig_settings_defaults(&s);
+    const int64_t sizes[] = { 0, 1, 4096, 65536, 1 << 20, 64 << 20 };
+    const int n = (int)(sizeof sizes / sizeof sizes[0]);
+    int skips = 0, runs = 0;
+    for (size_t u = 0; u < sizeof tag_ubs / sizeof tag_ubs[0]; u++)
+        for (int nodes = 1; nodes <= 2; nodes++)
+            for (int n0 = 1; n0 < IG_OPENING_MAX_PROCS; n0 += 3)
+                for (int n1 = 1; n0 + n1 <= IG_OPENING_MAX_PROCS; n1 += 5)
+                    for (int a = 0; a < n; a++)
+                        for (int b = 0; b < n; b++) {
+                            int64_t max = ig_opening_max_bytes(tag_ubs[u]);
+                            ig_shape sh;
+                            ig_shape_guess_uniform(0, sizes[a], sizes[b], 0, 0, n0, n1, nodes, &sh);
+                            int skip = ig_decide_opening_skip_next(&sh, max, &s);
+                            int empty = sizes[a] == 0 && sizes[b] == 0;
+                            int small = ig_decide_opening_sends(0, sizes[a], sizes[b], n0, n1, nodes, max, &s);
+                            REQUIRE(skip == (!empty && !small), "%d+%d %lld/%lld: skip %d, small %d", n0, n1,
+                                    (long long)sizes[a], (long long)sizes[b], skip, small);
+                            skips += skip;
+                            runs += !skip;
+                            if (!skip)
+                                continue;
+                            ig_shape odd = sh;
+                            odd.sizes = IG_SIZES_TRUNCATE;
+                            REQUIRE(!ig_decide_opening_skip_next(&odd, max, &s), "skips after an erroneous call");
+                            odd = sh;
+                            odd.reason = IG_FALLBACK_ARGUMENTS;
+                            REQUIRE(!ig_decide_opening_skip_next(&odd, max, &s), "skips after unusable arguments");
+                        }
+    REQUIRE(skips > 0 && runs > 0, "skips %d, runs %d", skips, runs);
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("opening");
@@ -378,6 +418,7 @@ int main(void)
     tcase_add_test(tc, pieces_after_follow_the_tag);
     tcase_add_test(tc, tag_says_who_leaves_early);
     tcase_add_test(tc, small_is_joint_and_direct);
+    tcase_add_test(tc, skip_next_is_not_small);
     suite_add_tcase(suite, tc);
     return ig_run_suite(suite);
 }
