@@ -321,14 +321,38 @@ START_TEST(tag_says_who_leaves_early)
 END_TEST
 
 /* ig_decide_opening_sends: the same answer from both groups of a correct
- * call, and "small" only where the agreed shape is served by direct alone. */
+ * call, and "small" only where the agreed shape is served by direct alone.
+ * ig_decide_opening_skip_next: after an agreed correct call the next one
+ * skips the round exactly where it is not small (and not empty), and
+ * never after an erroneous call or one some process cannot take part in. */
+/* After an agreed call of these sizes (group 0 sends a, group 1 sends b),
+ * whether the next skips the round; *skips counts the skips. */
+static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int64_t max, const ig_settings *s,
+                            int small, int *skips)
+{
+    ig_shape sh;
+    ig_shape_guess_uniform(0, a, b, 0, 0, n0, n1, nodes, &sh);
+    int skip = ig_decide_opening_skip_next(&sh, max, s);
+    REQUIRE(skip == (!(a == 0 && b == 0) && !small), "%d+%d %lld/%lld: skip %d, small %d", n0, n1, (long long)a,
+            (long long)b, skip, small);
+    *skips += skip;
+    if (!skip)
+        return;
+    ig_shape odd = sh;
+    odd.sizes = IG_SIZES_TRUNCATE;
+    REQUIRE(!ig_decide_opening_skip_next(&odd, max, s), "skips after an erroneous call");
+    odd = sh;
+    odd.reason = IG_FALLBACK_ARGUMENTS;
+    REQUIRE(!ig_decide_opening_skip_next(&odd, max, s), "skips after unusable arguments");
+}
+
 START_TEST(small_is_joint_and_direct)
 {
     ig_settings s;
     ig_settings_defaults(&s);
     const int64_t sizes[] = { 0, 1, 1024, 4096, 16384, 65536, 262144, 1 << 20, 4 << 20, 64 << 20 };
     const int n = (int)(sizeof sizes / sizeof sizes[0]);
-    int smalls = 0;
+    int smalls = 0, skips = 0;
     /* Groups up to the opening's 32 processes in all, the larger one
      * beyond direct's window of 16 too; tags of ob1, UCX and the least. */
     for (size_t u = 0; u < sizeof tag_ubs / sizeof tag_ubs[0]; u++)
@@ -342,6 +366,7 @@ START_TEST(small_is_joint_and_direct)
                             int high = ig_decide_opening_sends(1, sizes[b], sizes[a], n0, n1, nodes, max, &s);
                             REQUIRE(low == high, "groups disagree at %d+%d %lld/%lld", n0, n1, (long long)sizes[a],
                                     (long long)sizes[b]);
+                            check_skip_next(sizes[a], sizes[b], n0, n1, nodes, max, &s, low, &skips);
                             if (!low)
                                 continue;
                             smalls++;
@@ -355,6 +380,7 @@ START_TEST(small_is_joint_and_direct)
                                     "small at %d+%d but the agreed choice is not direct", n0, n1);
                         }
     REQUIRE(smalls > 0, "nothing is ever small");
+    REQUIRE(skips > 0, "no call is ever skipped after");
     s.opening = 0;
     REQUIRE(!ig_decide_opening_applies(&s, 2, 2, 1), "applies while off");
     s.opening = 1;
@@ -363,46 +389,6 @@ START_TEST(small_is_joint_and_direct)
     REQUIRE(!ig_decide_opening_applies(&s, 20, 13, 1), "applies beyond its room");
     s.topology = IG_TOPOLOGY_RING;
     REQUIRE(!ig_decide_opening_applies(&s, 2, 2, 1), "applies where direct cannot be chosen");
-}
-END_TEST
-
-/* ig_decide_opening_skip_next: after an agreed correct call, the next one
- * skips the round exactly where the round would not have ended this one
- * (not small, from either group's view), and never after an erroneous
- * call, one some process cannot take part in, or an empty one. */
-START_TEST(skip_next_is_not_small)
-{
-    ig_settings s;
-    ig_settings_defaults(&s);
-    const int64_t sizes[] = { 0, 1, 4096, 65536, 1 << 20, 64 << 20 };
-    const int n = (int)(sizeof sizes / sizeof sizes[0]);
-    int skips = 0, runs = 0;
-    for (size_t u = 0; u < sizeof tag_ubs / sizeof tag_ubs[0]; u++)
-        for (int nodes = 1; nodes <= 2; nodes++)
-            for (int n0 = 1; n0 < IG_OPENING_MAX_PROCS; n0 += 3)
-                for (int n1 = 1; n0 + n1 <= IG_OPENING_MAX_PROCS; n1 += 5)
-                    for (int a = 0; a < n; a++)
-                        for (int b = 0; b < n; b++) {
-                            int64_t max = ig_opening_max_bytes(tag_ubs[u]);
-                            ig_shape sh;
-                            ig_shape_guess_uniform(0, sizes[a], sizes[b], 0, 0, n0, n1, nodes, &sh);
-                            int skip = ig_decide_opening_skip_next(&sh, max, &s);
-                            int empty = sizes[a] == 0 && sizes[b] == 0;
-                            int small = ig_decide_opening_sends(0, sizes[a], sizes[b], n0, n1, nodes, max, &s);
-                            REQUIRE(skip == (!empty && !small), "%d+%d %lld/%lld: skip %d, small %d", n0, n1,
-                                    (long long)sizes[a], (long long)sizes[b], skip, small);
-                            skips += skip;
-                            runs += !skip;
-                            if (!skip)
-                                continue;
-                            ig_shape odd = sh;
-                            odd.sizes = IG_SIZES_TRUNCATE;
-                            REQUIRE(!ig_decide_opening_skip_next(&odd, max, &s), "skips after an erroneous call");
-                            odd = sh;
-                            odd.reason = IG_FALLBACK_ARGUMENTS;
-                            REQUIRE(!ig_decide_opening_skip_next(&odd, max, &s), "skips after unusable arguments");
-                        }
-    REQUIRE(skips > 0 && runs > 0, "skips %d, runs %d", skips, runs);
 }
 END_TEST
 
@@ -418,7 +404,6 @@ int main(void)
     tcase_add_test(tc, pieces_after_follow_the_tag);
     tcase_add_test(tc, tag_says_who_leaves_early);
     tcase_add_test(tc, small_is_joint_and_direct);
-    tcase_add_test(tc, skip_next_is_not_small);
     suite_add_tcase(suite, tc);
     return ig_run_suite(suite);
 }
