@@ -384,20 +384,13 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, c
     return m->small;
 }
 
-ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
+/* The round itself, once what an earlier call left is settled. */
+static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
     opening o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size,
                   .max_bytes = ig_comm_cache_opening_max_bytes(cache) };
     ig_opening_left *left = ig_comm_cache_opening_left(cache);
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
-    /* Before any receive of this call, what an earlier call left. */
-    ig_opening_left_settle(left, o.comm, 1);
-    /* The last agreed call said that this round would not end calls of
-     * its shape (set by ig_opening_agreed, alike on every process). */
-    if (ig_comm_cache_opening_memo(cache)->skip) {
-        ig_stats_opening(IG_OPENING_STAT_SKIPPED);
-        return IG_OPENING_SKIPPED;
-    }
     PMPI_Comm_rank(c->comm, &o.local_rank);
     o.self.hard = c->hard_error != MPI_SUCCESS;
     o.self.send = o.self.hard ? 0 : c->send_bytes;
@@ -437,6 +430,19 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
     return IG_OPENING_ENDED;
 }
 
+ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
+{
+    /* Before any receive of this call, what an earlier call left. */
+    ig_opening_left_settle(ig_comm_cache_opening_left(cache), ig_comm_cache_opening(cache), 1);
+    /* The last agreed call said that this round would not end calls of
+     * its shape (set by ig_opening_agreed, alike on every process). */
+    if (ig_comm_cache_opening_memo(cache)->skip) {
+        ig_stats_opening(IG_OPENING_STAT_SKIPPED);
+        return IG_OPENING_SKIPPED;
+    }
+    return run_round(c, cache, s, rc);
+}
+
 void ig_opening_agreed(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, const ig_shape *shape)
 {
     if (ig_opening_applies(c, cache, s))
@@ -444,7 +450,10 @@ void ig_opening_agreed(const ig_call *c, ig_comm_cache *cache, const ig_settings
             ig_decide_opening_skip_next(shape, ig_comm_cache_opening_max_bytes(cache), s);
 }
 
-int ig_opening_needed_after_all(const ig_shape *shape)
+ig_opening_outcome ig_opening_after_all(const ig_call *c, ig_comm_cache *cache, const ig_settings *s,
+                                        const ig_shape *shape, int *rc)
 {
-    return shape->reason != IG_FALLBACK_NONE;
+    if (shape->reason == IG_FALLBACK_NONE)
+        return IG_OPENING_GO_ON;
+    return run_round(c, cache, s, rc);
 }

@@ -36,11 +36,14 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
  * already out of step with it in this call.) */
 void ig_opening_agreed(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, const ig_shape *shape);
 
-/* In a call that skipped the round: whether the agreed shape says that the
- * round must run after all, because some process cannot be served (its
- * arguments, its memory): the round serves such calls point to point, so
+/* In a call that skipped the round, after its agreement: where the agreed
+ * shape shows a process that cannot be served (its arguments, its
+ * memory), the round after all, which serves such calls point to point so
  * that no process waits in the MPI library for one whose arguments it
- * refuses.  Every process holds the same shape and skipped alike. */
-int ig_opening_needed_after_all(const ig_shape *shape);
+ * refuses (its outcome, *rc as ig_opening_run's); otherwise
+ * IG_OPENING_GO_ON without it.  Every process holds the same shape and
+ * skipped alike, so all run the round or none. */
+ig_opening_outcome ig_opening_after_all(const ig_call *c, ig_comm_cache *cache, const ig_settings *s,
+                                        const ig_shape *shape, int *rc);
 
 #endif

@@ -116,14 +116,11 @@ static int serve_agreed(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache
      * sees (the native call still runs, so no peer is stranded). */
     int settled = ig_speculate_settle(&early, cache, &posted, &choice);
     /* A call that skipped the opening round in which some process cannot
-     * be served: every process knows it now, and the round serves it (the
-     * agreement above reset the skip, so the round runs). */
-    if (skipped_opening && ig_opening_needed_after_all(&shape)) {
-        int opening_rc;
-        if (ig_opening_run(c, cache, s, &opening_rc) == IG_OPENING_ENDED) {
-            *rc = ig_error_report(c->comm, function_name(c), opening_rc);
-            return 1;
-        }
+     * be served: every process knows it now, and the round serves it. */
+    int opening_rc;
+    if (skipped_opening && ig_opening_after_all(c, cache, s, &shape, &opening_rc) == IG_OPENING_ENDED) {
+        *rc = ig_error_report(c->comm, function_name(c), opening_rc);
+        return 1;
     }
     switch (choice.kind) {
     case IG_DECISION_NATIVE:
