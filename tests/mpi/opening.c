@@ -323,12 +323,17 @@ static void hard_order(ctx *c)
         expect_error(rc, c, "hard-order"); /* each misses a block of the other group's rank 0 */
 }
 
-/* Before a scenario: with "after-large", a large call (see above). */
-static void before(ctx *c, int after_large)
-{
-    if (after_large)
-        large(c);
-}
+/* The scenarios in order, each followed by a plain call; the "hard" ones
+ * only with "hard". */
+static const struct {
+    void (*run)(ctx *);
+    const char *name;
+    int hard;
+} scenarios[] = {
+    { mixed_types, "mixed-types", 0 }, { short_one, "short-one", 0 }, { long_one, "long-one", 0 },
+    { expect_less, "expect-less", 0 }, { large, "large", 0 },         { hard_count, "hard-count", 1 },
+    { hard_type, "hard-type", 1 },     { hard_order, "hard-order", 1 },
+};
 
 int main(int argc, char **argv)
 {
@@ -356,31 +361,13 @@ int main(int argc, char **argv)
         pieces(&c);
         goto done;
     }
-    before(&c, after_large);
-    mixed_types(&c);
-    plain(&c, "mixed-types");
-    before(&c, after_large);
-    short_one(&c);
-    plain(&c, "short-one");
-    before(&c, after_large);
-    long_one(&c);
-    plain(&c, "long-one");
-    before(&c, after_large);
-    expect_less(&c);
-    plain(&c, "expect-less");
-    before(&c, after_large);
-    large(&c);
-    plain(&c, "large");
-    if (hard) {
-        before(&c, after_large);
-        hard_count(&c);
-        plain(&c, "hard-count");
-        before(&c, after_large);
-        hard_type(&c);
-        plain(&c, "hard-type");
-        before(&c, after_large);
-        hard_order(&c);
-        plain(&c, "hard-order");
+    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
+        if (scenarios[i].hard && !hard)
+            continue;
+        if (after_large)
+            large(&c);
+        scenarios[i].run(&c);
+        plain(&c, scenarios[i].name);
     }
 
 done:
