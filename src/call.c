@@ -97,6 +97,38 @@ static ig_fallback check_send(ig_call *c, MPI_Comm probe)
     return IG_FALLBACK_NONE;
 }
 
+/* A receive type that was never committed.  Open MPI's collectives do not
+ * check a receive type's commit (mpi_identity.h), so such a call completes
+ * natively, while the point-to-point receives of intergather's algorithms
+ * would fail with MPI_ERR_TYPE: the call is served with a committed
+ * duplicate of the type instead, the same type map.  Where the MPI library
+ * checks (MPICH), the type stays unusable, and the call reports
+ * MPI_ERR_TYPE as natively.  Returns whether c->rtype is now the copy. */
+static int receive_with_committed_copy(ig_call *c)
+{
+    MPI_Datatype copy;
+    if (ig_mpi_collectives_check_receive_commit() || c->rtype == MPI_DATATYPE_NULL ||
+        PMPI_Type_dup(c->rtype, &copy) != MPI_SUCCESS)
+        return 0;
+    if (PMPI_Type_commit(&copy) != MPI_SUCCESS) {
+        PMPI_Type_free(&copy);
+        return 0;
+    }
+    c->program_rtype = c->rtype;
+    c->rtype = copy;
+    c->rtype_is_copy = 1;
+    return 1;
+}
+
+void ig_call_release(ig_call *c)
+{
+    if (c->rtype_is_copy) {
+        PMPI_Type_free(&c->rtype);
+        c->rtype = c->program_rtype;
+        c->rtype_is_copy = 0;
+    }
+}
+
 /* Receive side.  Blocks are placed at multiples of the type's extent, so a
  * non-positive extent (legal, blocks laid out downwards or on top of each
  * other) is left to the MPI library: jointly, through the agreement. */
@@ -119,7 +151,8 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
             elements += c->rcounts[i];
         }
     }
-    if (!type_facts_of(c->rtype, probe, &f))
+    if (!type_facts_of(c->rtype, probe, &f) &&
+        !(probe != MPI_COMM_NULL && receive_with_committed_copy(c) && type_facts_of(c->rtype, probe, &f)))
         return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
     c->rtype_size = f.layout.size;
     c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_layout_contiguous(c->rcount, &f.layout, f.in_order);

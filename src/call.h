@@ -47,12 +47,21 @@ typedef struct {
      * library reports them; MPI_SUCCESS when they can, even if the call
      * is left to the MPI library (a NULL buffer may be MPI_BOTTOM). */
     int hard_error;
+    /* When rtype_is_copy, rtype is a committed duplicate of the program's
+     * receive type, program_rtype, made by ig_call_classify; ig_call_release
+     * frees it and puts program_rtype back (call.c says why). */
+    int rtype_is_copy;
+    MPI_Datatype program_rtype;
 } ig_call;
 
 /* Returns 1 when the call enters the collective path (an inter-communicator
  * with MPI running), 0 when it goes native at once (the reason is counted).
  */
 int ig_call_classify(ig_call *call);
+
+/* Free what ig_call_classify made for the call (after it is served or
+ * handed to the MPI library). */
+void ig_call_release(ig_call *call);
 
 /* MPI_Allgatherv: bytes this process expects from remote process i. */
 static inline int64_t ig_call_expected_from(const ig_call *call, int i)

@@ -23,7 +23,7 @@ int ig_c_allgather(const void *sendbuf, int sendcount, ig_handle stype, void *re
     ig_call call = { .op = IG_OP_ALLGATHER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
                      .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .comm = comm };
     int rc;
-    if (!ig_call_classify(&call) || !ig_serve(&call, &rc))
+    if (!ig_serve_entry(&call, &rc))
         goto fallback;
     return rc;
 fallback:
@@ -41,7 +41,7 @@ int ig_c_allgatherv(const void *sendbuf, int sendcount, ig_handle stype, void *r
                      .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype,
                      .comm = comm };
     int rc;
-    if (!ig_call_classify(&call) || !ig_serve(&call, &rc))
+    if (!ig_serve_entry(&call, &rc))
         goto fallback;
     return rc;
 fallback:

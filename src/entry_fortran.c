@@ -93,7 +93,7 @@ static void set_ierror(MPI_Fint *ierror, int rc)
 static int serve(ig_call *call, MPI_Fint *ierror)
 {
     int rc;
-    if (!ig_call_classify(call) || !ig_serve(call, &rc))
+    if (!ig_serve_entry(call, &rc))
         return 0;
     set_ierror(ierror, rc);
     return 1;

@@ -123,3 +123,8 @@ int ig_mpi_allgatherv_takes_mixed_types(void)
 {
     return built_for_open_mpi();
 }
+
+int ig_mpi_collectives_check_receive_commit(void)
+{
+    return !built_for_open_mpi();
+}

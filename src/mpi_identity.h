@@ -31,6 +31,13 @@ int ig_mpi_truncated_receive_returns(void);
  * From the build. */
 int ig_mpi_allgatherv_takes_mixed_types(void);
 
+/* Whether the MPI library's collectives refuse a receive type that was
+ * never committed: 0 for Open MPI (4.1.4's MPI_Allgather and
+ * MPI_Allgatherv check the receive type only against MPI_DATATYPE_NULL,
+ * and complete the call); 1 for MPICH (which reports MPI_ERR_TYPE) and for
+ * any build for an MPI configure could not name.  From the build. */
+int ig_mpi_collectives_check_receive_commit(void);
+
 /* The family a version string names: "openmpi", "mpich" (MPICH and its
  * ABI-compatible derivatives) or "unknown".  Pure; for tests. */
 const char *ig_mpi_identity_family(const char *library_version);

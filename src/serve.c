@@ -186,3 +186,10 @@ int ig_serve(const ig_call *c, int *rc)
     ig_block_free(&rblk);
     return served;
 }
+
+int ig_serve_entry(ig_call *call, int *rc)
+{
+    int served = ig_call_classify(call) && ig_serve(call, rc);
+    ig_call_release(call);
+    return served;
+}

@@ -14,4 +14,10 @@
  * MPI library (the reason is counted). */
 int ig_serve(const ig_call *call, int *rc);
 
+/* What every entry point does with a call: classify it (call.h), serve it
+ * where it enters the collective path, release what classifying made for
+ * it.  Returns 1 and sets *rc as ig_serve; 0 when the entry point hands
+ * the call, with the program's own arguments, to the MPI library. */
+int ig_serve_entry(ig_call *call, int *rc);
+
 #endif

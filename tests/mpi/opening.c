@@ -57,9 +57,12 @@
  *                type, right rank 0 MPI_IN_PLACE and a receive count of -1:
  *                they report MPI_ERR_TYPE and MPI_ERR_COUNT (Open MPI's
  *                order of checks), every other process an error
- *   hard-type    right rank 0 receives with a type it never committed: it
- *                reports MPI_ERR_TYPE, the left group an error, the other
- *                right processes succeed
+ * And with "hard" too (Open MPI only: under MPICH the MPI library fails
+ * the call on right rank 0 and leaves the others waiting):
+ *   uncommitted-recv  right rank 0 receives with a type it never committed:
+ *                every process succeeds with every block, as natively
+ *                (Open MPI's collectives do not check a receive type's
+ *                commit; the library receives with a committed duplicate)
  */
 #include "testlib.h"
 
@@ -284,21 +287,15 @@ static void hard_count(ctx *c)
         check(c, "hard-count", N, N, c->is_left ? -1 : 0);
 }
 
-static void hard_type(ctx *c)
+static void uncommitted_recv(ctx *c)
 {
     MPI_Datatype never_committed;
     MPI_Type_contiguous(1, MPI_INT, &never_committed);
     fill(c, N);
     int rc = right0(c) ? MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, never_committed, c->inter)
                        : MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
-    if (right0(c))
-        expect_class(rc, MPI_ERR_TYPE, c, "hard-type");
-    else if (!c->is_left)
-        expect_class(rc, MPI_SUCCESS, c, "hard-type");
-    else
-        expect_error(rc, c, "hard-type");
-    if (!right0(c))
-        check(c, "hard-type", N, N, c->is_left ? 0 : -1);
+    expect_class(rc, MPI_SUCCESS, c, "uncommitted-recv");
+    check(c, "uncommitted-recv", N, N, -1);
     MPI_Type_free(&never_committed);
 }
 
@@ -332,7 +329,7 @@ static const struct {
 } scenarios[] = {
     { mixed_types, "mixed-types", 0 }, { short_one, "short-one", 0 }, { long_one, "long-one", 0 },
     { expect_less, "expect-less", 0 }, { large, "large", 0 },         { hard_count, "hard-count", 1 },
-    { hard_type, "hard-type", 1 },     { hard_order, "hard-order", 1 },
+    { uncommitted_recv, "uncommitted-recv", 1 }, { hard_order, "hard-order", 1 },
 };
 
 int main(int argc, char **argv)
