@@ -2,6 +2,7 @@
 
 #include "type_order.h"
 
+#include "comm_cache.h"
 #include "lifecycle.h"
 #include "log.h"
 #include "mpi_identity.h"
@@ -155,6 +156,7 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
         !(probe != MPI_COMM_NULL && receive_with_committed_copy(c) && type_facts_of(c->rtype, probe, &f)))
         return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
     c->rtype_size = f.layout.size;
+    c->rtype_extent = f.layout.extent;
     c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_layout_contiguous(c->rcount, &f.layout, f.in_order);
     c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * f.layout.size : 0;
     if (elements > 0 && f.layout.size > 0 && (c->rbuf == NULL || f.layout.extent <= 0))
@@ -173,13 +175,16 @@ int ig_call_classify(ig_call *c)
         return go_native(IG_FALLBACK_NOT_INITIALIZED);
     if (c->comm == MPI_COMM_NULL)
         return go_native(IG_FALLBACK_COMM_NULL);
-    if (PMPI_Comm_test_inter(c->comm, &inter) != MPI_SUCCESS || !inter)
+    /* The inter-communicator of the last call needs no asking (comm_cache.h). */
+    int known = ig_comm_cache_recall_remote_size(c->comm, &c->remote_size);
+    if (!known && (PMPI_Comm_test_inter(c->comm, &inter) != MPI_SUCCESS || !inter))
         return go_native(IG_FALLBACK_INTRA);
     if (ig_lifecycle_finished())
         return go_native(IG_FALLBACK_NOT_INITIALIZED); /* its state released (lifecycle.h) */
     int started = ig_lifecycle_start() == MPI_SUCCESS;
     MPI_Comm probe = ig_lifecycle_probe_comm();
-    PMPI_Comm_remote_size(c->comm, &c->remote_size);
+    if (!known)
+        PMPI_Comm_remote_size(c->comm, &c->remote_size);
     c->hard_error = MPI_SUCCESS;
     /* The receive side is checked too when the send side is left to the
      * MPI library but usable point to point: the opening round

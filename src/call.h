@@ -38,6 +38,7 @@ typedef struct {
     int remote_size;
     int64_t send_bytes;      /* this process's block */
     int64_t rtype_size;      /* bytes of one element of the receive type */
+    MPI_Aint rtype_extent;   /* its extent (MPI_Allgather places remote block j at j rcount extents) */
     int64_t expect_bytes;    /* MPI_Allgather: bytes of each remote block */
     int send_overlaps;       /* the send type cannot be received into (overlapping or non-positive extent) */
     int scattered;           /* this process's send or receive block is not one contiguous piece of memory */

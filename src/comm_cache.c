@@ -20,6 +20,7 @@ struct ig_comm_cache {
     ig_opening_left opening_left; /* receives a process that left early did not wait for */
     ig_comm_cache *prev, *next;   /* the list of live caches, to settle them at finalize */
     int local_size, remote_size, local_rank;
+    int local_is_low; /* the local group is the merged communicator's first */
     int settings_agree;
     int nodes; /* nodes both groups span */
     int other_node; /* the first merged rank not on merged rank 0's node; 1 if all share one */
@@ -41,6 +42,35 @@ static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .opening = MPI_
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The inter-communicator of the last call and its cache (under
+ * keyval_lock).  A program calls on one communicator again and again, and
+ * MPI's attribute lookup was a fifth of intergather's work before a small
+ * call's first message, work that on the emulated cluster's oversubscribed
+ * cores delays every process (docs/performance.md, twenty-fifth session).
+ * Forgotten when that communicator is freed, before its cache is. */
+static MPI_Comm last_comm = MPI_COMM_NULL;
+static ig_comm_cache *last_cache;
+
+static void remember_last(MPI_Comm comm, ig_comm_cache *cache)
+{
+    if (cache == &without_memory)
+        return; /* its sizes are not the communicator's */
+    pthread_mutex_lock(&keyval_lock);
+    last_comm = comm;
+    last_cache = cache;
+    pthread_mutex_unlock(&keyval_lock);
+}
+
+static int recall_last(MPI_Comm comm, ig_comm_cache **cache)
+{
+    pthread_mutex_lock(&keyval_lock);
+    int known = comm == last_comm;
+    if (known)
+        *cache = last_cache;
+    pthread_mutex_unlock(&keyval_lock);
+    return known;
+}
 
 /* Every cache built and not yet destroyed (under live_lock): at finalize
  * the receives left on communicators the program never freed are settled
@@ -97,6 +127,10 @@ static void cache_destroy(ig_comm_cache *cache)
 
 static int on_comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
+    pthread_mutex_lock(&keyval_lock);
+    if (comm == last_comm)
+        last_comm = MPI_COMM_NULL;
+    pthread_mutex_unlock(&keyval_lock);
     cache_destroy(value);
     return MPI_SUCCESS;
 }
@@ -117,13 +151,14 @@ void ig_comm_cache_shutdown(void)
     /* Every communicator's receives first: a peer's sends wait for them. */
     pthread_mutex_lock(&live_lock);
     for (ig_comm_cache *cache = live; cache != NULL; cache = cache->next)
-        ig_opening_left_settle_receives(&cache->opening_left, cache->opening, 1);
+        ig_opening_left_settle_receives(&cache->opening_left, cache->opening);
     for (ig_comm_cache *cache = live; cache != NULL; cache = cache->next)
         ig_opening_left_release(&cache->opening_left, cache->opening);
     pthread_mutex_unlock(&live_lock);
     pthread_mutex_lock(&keyval_lock);
     if (cache_keyval != MPI_KEYVAL_INVALID)
         PMPI_Comm_free_keyval(&cache_keyval);
+    last_comm = MPI_COMM_NULL;
     pthread_mutex_unlock(&keyval_lock);
 }
 
@@ -271,7 +306,10 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
                                 sizeof(int64_t));
         cache->discard = malloc(IG_CACHE_DISCARD_BYTES);
     }
-    int rc = PMPI_Intercomm_merge(inter, 0, &cache->merged);
+    int merged_rank = -1, rc = PMPI_Intercomm_merge(inter, 0, &cache->merged);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_rank(cache->merged, &merged_rank);
+    cache->local_is_low = merged_rank == cache->local_rank; /* the high group starts at remote_size >= 1 */
     if (rc == MPI_SUCCESS)
         rc = ig_private_comm_setup(cache->merged);
     /* A split, not a dup: a dup would run the program's attribute copy
@@ -302,17 +340,30 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
     return MPI_SUCCESS;
 }
 
+int ig_comm_cache_recall_remote_size(MPI_Comm comm, int *remote_size)
+{
+    ig_comm_cache *cache;
+    if (comm == MPI_COMM_NULL || !recall_last(comm, &cache))
+        return 0;
+    *remote_size = cache->remote_size;
+    return 1;
+}
+
 int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **out)
 {
     int keyval, found;
+    if (recall_last(inter, out))
+        return MPI_SUCCESS;
     int rc = keyval_get(&keyval);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_get_attr(inter, keyval, out, &found);
-    if (rc != MPI_SUCCESS || found)
-        return rc;
-    rc = cache_build(inter, out);
+    if (rc == MPI_SUCCESS && !found) {
+        rc = cache_build(inter, out);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Comm_set_attr(inter, keyval, *out);
+    }
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_set_attr(inter, keyval, *out);
+        remember_last(inter, *out);
     return rc;
 }
 
@@ -325,9 +376,12 @@ int ig_comm_cache_is_spokesperson(const ig_comm_cache *cache)
 
 int ig_comm_cache_local_is_low(const ig_comm_cache *cache)
 {
-    int rank;
-    PMPI_Comm_rank(cache->merged, &rank);
-    return rank == cache->local_rank; /* the high group starts at remote_size >= 1 */
+    return cache->local_is_low;
+}
+
+int ig_comm_cache_local_rank(const ig_comm_cache *cache)
+{
+    return cache->local_rank;
 }
 
 int ig_comm_cache_local_group(ig_comm_cache *cache, MPI_Comm *group)

@@ -21,6 +21,12 @@ typedef struct ig_comm_cache ig_comm_cache;
  * made from arguments the standard requires to be consistent. */
 int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **cache);
 
+/* Whether `comm` is the inter-communicator of the last call served (its
+ * cache remembered, not looked up: comm_cache.c), with its remote group's
+ * size in *remote_size.  A communicator forgotten at its free, so a handle
+ * the MPI library reuses is never taken for the old one. */
+int ig_comm_cache_recall_remote_size(MPI_Comm comm, int *remote_size);
+
 /* Room for IG_CACHE_RECORD_LEN integers per process of both groups, for the
  * agreement of an MPI_Allgatherv (agree.c), allocated with the cache so
  * that no call can fail alone on it; valid whenever the settings agree
@@ -48,6 +54,9 @@ int ig_comm_cache_is_spokesperson(const ig_comm_cache *cache);
 /* Whether this process's group comes first in the merged order (the same
  * answer on every process of a group, opposite answers in the two groups). */
 int ig_comm_cache_local_is_low(const ig_comm_cache *cache);
+
+/* This process's rank in its own group of the inter-communicator. */
+int ig_comm_cache_local_rank(const ig_comm_cache *cache);
 
 /* A private communicator of this process's own group (built collectively,
  * by both groups, at first use). */

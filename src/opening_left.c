@@ -64,31 +64,23 @@ char *ig_opening_left_copy_room(ig_opening_left *left, size_t bytes)
     return left->copy;
 }
 
-void ig_opening_left_settle_receives(ig_opening_left *left, MPI_Comm comm, int wait)
+void ig_opening_left_settle_receives(ig_opening_left *left, MPI_Comm comm)
 {
-    int pending = 0, tag;
+    int tag;
     for (int j = 0; j < left->n; j++)
-        pending |= !ig_opening_left_settle_peer(left, j, comm, wait, &tag);
-    if (pending)
-        return; /* reported once all are settled */
+        ig_opening_left_settle_peer(left, j, comm, 1, &tag);
     if (left->sent_in_vain)
         explain_sent_in_vain();
     left->n = left->sent_in_vain = 0;
 }
 
-/* Waited for, every send is complete (ig_waitall waits for those an error
- * left pending); tested, they stay until a test or a wait completes all. */
-void ig_opening_left_settle_sends(ig_opening_left *left, int wait)
+/* Every send is complete after this (ig_waitall waits for those an error
+ * left pending). */
+void ig_opening_left_settle_sends(ig_opening_left *left)
 {
-    int done = 1;
     if (left->n_sends == 0)
         return;
-    if (wait)
-        ig_waitall(left->n_sends, left->sends);
-    else if (PMPI_Testall(left->n_sends, left->sends, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-        done = 0;
-    if (!done)
-        return;
+    ig_waitall(left->n_sends, left->sends);
     free(left->sends);
     left->sends = NULL;
     left->n_sends = 0;
@@ -101,17 +93,22 @@ static void free_copy(ig_opening_left *left)
     left->copy_room = 0;
 }
 
-void ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm, int wait)
+void ig_opening_left_trim_copy(ig_opening_left *left)
 {
-    ig_opening_left_settle_receives(left, comm, wait);
-    ig_opening_left_settle_sends(left, wait);
     if (left->n_sends == 0 && left->copy_room > IG_OPENING_COPY_KEPT)
         free_copy(left);
+}
+
+void ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm)
+{
+    ig_opening_left_settle_receives(left, comm);
+    ig_opening_left_settle_sends(left);
+    ig_opening_left_trim_copy(left);
 }
 
 void ig_opening_left_release(ig_opening_left *left, MPI_Comm comm)
 {
     if (comm != MPI_COMM_NULL)
-        ig_opening_left_settle(left, comm, 1);
+        ig_opening_left_settle(left, comm);
     free_copy(left);
 }

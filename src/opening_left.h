@@ -11,7 +11,8 @@
  * receives are not freed but kept, and settled -- completed, and the
  * pieces they announce taken and dropped -- before the next opening on the
  * communicator posts any receive, when the communicator is freed, and at
- * MPI_Finalize.  Those that have already come are settled as it leaves.
+ * MPI_Finalize.  Not as it leaves: a test there runs MPI's progress, which
+ * can yield the processor (opening.c, leave_early).
  *
  * Its pieces that nobody takes in the call.  A sender in pieces sends
  * them from a copy of its block (in a buffer kept here for the next
@@ -63,16 +64,20 @@ char *ig_opening_left_copy_room(ig_opening_left *left, size_t bytes);
  * *tag is left as it was. */
 int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int wait, int *tag);
 
-/* The two halves of settling, on `comm` (the opening's communicator): all
- * of it when `wait`, otherwise what has already come or completed.  Once
- * every receive is settled, a block that a peer sent this process
- * although it expected nothing (an erroneous call) is counted in the
- * summary's erroneous-sizes and explained in one log line per process. */
-void ig_opening_left_settle_receives(ig_opening_left *left, MPI_Comm comm, int wait);
-void ig_opening_left_settle_sends(ig_opening_left *left, int wait);
+/* The two halves of settling, on `comm` (the opening's communicator),
+ * waiting for all of it.  Once every receive is settled, a block that a
+ * peer sent this process although it expected nothing (an erroneous call)
+ * is counted in the summary's erroneous-sizes and explained in one log
+ * line per process. */
+void ig_opening_left_settle_receives(ig_opening_left *left, MPI_Comm comm);
+void ig_opening_left_settle_sends(ig_opening_left *left);
 
-/* Both halves, receives first. */
-void ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm, int wait);
+/* The copy buffer freed if it is larger than IG_OPENING_COPY_KEPT and no
+ * send reads it. */
+void ig_opening_left_trim_copy(ig_opening_left *left);
+
+/* Both halves, receives first, then the copy trimmed. */
+void ig_opening_left_settle(ig_opening_left *left, MPI_Comm comm);
 
 /* Settled, with the buffer freed (the communicator's end). */
 void ig_opening_left_release(ig_opening_left *left, MPI_Comm comm);
