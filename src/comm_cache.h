@@ -21,10 +21,10 @@ typedef struct ig_comm_cache ig_comm_cache;
  * made from arguments the standard requires to be consistent. */
 int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **cache);
 
-/* Whether `comm` is the inter-communicator of the last call served (its
- * cache remembered, not looked up: comm_cache.c), with its remote group's
- * size in *remote_size.  A communicator forgotten at its free, so a handle
- * the MPI library reuses is never taken for the old one. */
+/* Whether `comm` is the inter-communicator whose cache was last fetched
+ * (remembered, not looked up: comm_cache.c), with its remote group's size
+ * in *remote_size.  It is forgotten at its free and at MPI_Finalize, so a
+ * handle the MPI library reuses is never taken for the old one. */
 int ig_comm_cache_recall_remote_size(MPI_Comm comm, int *remote_size);
 
 /* Room for IG_CACHE_RECORD_LEN integers per process of both groups, for the

@@ -161,9 +161,11 @@ static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MP
  * the call's, and each matches the one round-one message its peer sends
  * on this communicator in this call: posted before this process's later
  * receives, it meets that message first.  They are kept in `left` until
- * settled (opening_left.h) as the next call on the communicator starts;
- * so are the sends of pieces that peers take later.  It leaves without
- * testing them: a test runs MPI's progress, which where processes
+ * settled (opening_left.h: before the next opening on the communicator
+ * posts anything, at its free and at MPI_Finalize); so are the sends of
+ * pieces that peers take later.  It leaves without testing them (a sender
+ * in pieces tests them only while it waits for takers): a test runs MPI's
+ * progress, which where processes
  * outnumber cores yields the processor (mpi_yield_when_idle), and on the
  * emulated cluster such tests held a 4+4 half-duplex sender of 4 KiB for
  * 90 to 145 microseconds instead of 36 (docs/performance.md, twenty-fifth
@@ -198,8 +200,8 @@ static int leave_early(opening *o, ig_opening_left *left)
         left->n_sends = n_sends;
     } else {
         free(sends);
-        ig_opening_left_trim_copy(left);
     }
+    ig_opening_left_trim_copy(left); /* a large copy no send reads (or that the pieces could not use) */
     if (o->self.pieces)
         ig_stats_opening(IG_OPENING_STAT_IN_PIECES);
     return rc;
