@@ -165,11 +165,10 @@ static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MP
  * posts anything, at its free and at MPI_Finalize); so are the sends of
  * pieces that peers take later.  It leaves without testing them (a sender
  * in pieces tests them only while it waits for takers): a test runs MPI's
- * progress, which where processes
- * outnumber cores yields the processor (mpi_yield_when_idle), and on the
- * emulated cluster such tests held a 4+4 half-duplex sender of 4 KiB for
- * 90 to 145 microseconds instead of 36 (docs/performance.md, twenty-fifth
- * session). */
+ * progress, which where processes outnumber cores yields the processor
+ * (mpi_yield_when_idle), and on the emulated cluster such tests held a 4+4
+ * half-duplex sender of 4 KiB for 90 to 145 microseconds instead of 36
+ * (docs/performance.md, twenty-fifth session). */
 static int leave_early(opening *o, ig_opening_left *left)
 {
     static char nothing;
