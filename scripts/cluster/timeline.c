@@ -6,7 +6,7 @@
  * counts it from each process's own start), and every process's entry and
  * exit of every call can be put on one time line.
  *
- *   timeline P BYTES ROUNDS half|full SPIN_US
+ *   timeline P BYTES ROUNDS half|full SPIN_US [spin|rank]
  *
  * World ranks 0..P-1 form the low group, the rest the high one.  In half
  * duplex the low group sends BYTES per process and the high group
@@ -22,6 +22,9 @@
  *                 sends are done (its receives completed at its next call)
  *   3 hand+spin   the same after SPIN_US microseconds of busy work: what
  *                 CPU time before a call's first message costs
+ *     or hand-rank  (VARIANT3 "rank") the hand variant with its sends in
+ *                 rank order from remote rank 0, as MPI_Iallgather posts
+ *                 them, where the opening staggers them
  * Output (world rank 0, stdout): variant,round,rank,t0,t1 in seconds.
  * The hand variants call PMPI_* so that a PMPI tracer loaded before the
  * library (pmpi_trace.c) sees their messages too.
@@ -67,7 +70,22 @@ typedef struct {
     int n_left;
 } job;
 
-static void by_hand(job *j)
+enum { STAGGER, RANK_ORDER, CONVERGE };
+
+/* The k-th remote rank this process sends to: STAGGER starts at its own
+ * rank (the opening's order), RANK_ORDER at 0 (MPI_Iallgather's),
+ * CONVERGE staggers over all remote ranks but the last and sends to the
+ * last one at the end (distinct first receivers, one common last one). */
+static int send_peer(const job *j, int order, int k)
+{
+    if (order == RANK_ORDER)
+        return k;
+    if (order == CONVERGE && j->remote > 1)
+        return k == j->remote - 1 ? j->remote - 1 : (j->local_rank + k) % (j->remote - 1);
+    return (j->local_rank + k) % j->remote;
+}
+
+static void by_hand(job *j, int order)
 {
     MPI_Request reqs[2 * MAX_REMOTE];
     int n = 0, leaves = j->rcount == 0 && j->scount > 0;
@@ -81,12 +99,13 @@ static void by_hand(job *j)
             PMPI_Irecv(j->rbuf + (size_t)r * (size_t)j->rcount, j->rcount, MPI_BYTE, r, MPI_ANY_TAG, j->hand,
                        &reqs[n++]);
     }
-    for (int i = 0; i < j->remote; i++) /* staggered, as the opening sends */
-        PMPI_Isend(j->sbuf, j->scount, MPI_BYTE, (j->local_rank + i) % j->remote, 5, j->hand, &reqs[n++]);
+    for (int k = 0; k < j->remote; k++)
+        PMPI_Isend(j->sbuf, j->scount, MPI_BYTE, send_peer(j, order, k), 5, j->hand, &reqs[n++]);
     PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
 }
 
-static void call(job *j, int variant, double spin_us)
+/* order3 < 0: the fourth variant is hand+spin; else the hand variant in that order. */
+static void call(job *j, int variant, double spin_us, int order3)
 {
     MPI_Request req;
     switch (variant) {
@@ -98,10 +117,14 @@ static void call(job *j, int variant, double spin_us)
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         break;
     case 3:
+        if (order3 >= 0) {
+            by_hand(j, order3);
+            break;
+        }
         spin(spin_us);
         /* fall through */
     default:
-        by_hand(j);
+        by_hand(j, STAGGER);
     }
 }
 
@@ -113,11 +136,21 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc < 6) {
         if (rank == 0)
-            fprintf(stderr, "usage: timeline P BYTES ROUNDS half|full SPIN_US\n");
+            fprintf(stderr, "usage: timeline P BYTES ROUNDS half|full SPIN_US [spin|rank]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int p = atoi(argv[1]), bytes = atoi(argv[2]), rounds = atoi(argv[3]), full = strcmp(argv[4], "full") == 0;
     double spin_us = atof(argv[5]);
+    int order3 = -1; /* "spin" (the default): the fourth variant is hand+spin */
+    if (argc <= 6 || strcmp(argv[6], "spin") == 0)
+        order3 = -1;
+    else if (strcmp(argv[6], "converge") == 0)
+        order3 = CONVERGE;
+    else /* "rank": both groups in rank order; "ranklow"/"rankhigh": one of them */
+        order3 = strcmp(argv[6], "rank") == 0 || (strcmp(argv[6], "ranklow") == 0 && rank < p) ||
+                         (strcmp(argv[6], "rankhigh") == 0 && rank >= p)
+                     ? RANK_ORDER
+                     : STAGGER;
     int low = rank < p;
     job j = { 0 };
     MPI_Comm local;
@@ -141,7 +174,7 @@ int main(int argc, char **argv)
             nap(0.02);
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = now();
-            call(&j, v, spin_us);
+            call(&j, v, spin_us, order3);
             double t1 = now();
             if (w >= 0) {
                 t[2 * ((size_t)v * rounds + w)] = t0;
