@@ -25,6 +25,10 @@
  *     or hand-rank  (VARIANT3 "rank") the hand variant with its sends in
  *                 rank order from remote rank 0, as MPI_Iallgather posts
  *                 them, where the opening staggers them
+ *     or chunked    (VARIANT3 "chunked") every block cut into chunks of
+ *                 CHUNK bytes (environment, default 262144), sent chunk by
+ *                 chunk to the receivers in turn (staggered), at most
+ *                 WINDOW (default 4) sends in flight per process
  * Output (world rank 0, stdout): variant,round,rank,t0,t1 in seconds.
  * The hand variants call PMPI_* so that a PMPI tracer loaded before the
  * library (pmpi_trace.c) sees their messages too.
@@ -70,7 +74,7 @@ typedef struct {
     int n_left;
 } job;
 
-enum { STAGGER, RANK_ORDER, CONVERGE };
+enum { STAGGER, RANK_ORDER, CONVERGE, CHUNKED };
 
 /* The k-th remote rank this process sends to: STAGGER starts at its own
  * rank (the opening's order), RANK_ORDER at 0 (MPI_Iallgather's),
@@ -104,6 +108,53 @@ static void by_hand(job *j, int order)
     PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
 }
 
+static int env_int(const char *name, int fallback)
+{
+    const char *v = getenv(name);
+    return v != NULL && atoi(v) > 0 ? atoi(v) : fallback;
+}
+
+/* The blocks in chunks, each process sending chunk c to every receiver
+ * before chunk c + 1, with a window of sends in flight. */
+static void chunked(job *j)
+{
+    int chunk = env_int("CHUNK", 262144), window = env_int("WINDOW", 4);
+    if (j->n_left > 0)
+        PMPI_Waitall(j->n_left, j->left, MPI_STATUSES_IGNORE);
+    j->n_left = 0;
+    int rchunks = j->rcount > 0 ? (j->rcount + chunk - 1) / chunk : 0;
+    int schunks = j->scount > 0 ? (j->scount + chunk - 1) / chunk : 0;
+    MPI_Request *rr = malloc(sizeof *rr * (size_t)(j->remote * rchunks + 1));
+    MPI_Request *ss = malloc(sizeof *ss * (size_t)window);
+    int nr = 0;
+    for (int r = 0; r < j->remote; r++)
+        for (int c = 0; c < rchunks; c++) {
+            int len = j->rcount - c * chunk < chunk ? j->rcount - c * chunk : chunk;
+            PMPI_Irecv(j->rbuf + (size_t)r * (size_t)j->rcount + (size_t)c * (size_t)chunk, len, MPI_BYTE, r, 6,
+                       j->hand, &rr[nr++]);
+        }
+    for (int w = 0; w < window; w++)
+        ss[w] = MPI_REQUEST_NULL;
+    int slot = 0;
+    for (int c = 0; c < schunks; c++)
+        for (int k = 0; k < j->remote; k++) {
+            int len = j->scount - c * chunk < chunk ? j->scount - c * chunk : chunk;
+            if (ss[slot] != MPI_REQUEST_NULL)
+                PMPI_Waitany(window, ss, &slot, MPI_STATUS_IGNORE);
+            PMPI_Isend(j->sbuf + (size_t)c * (size_t)chunk, len, MPI_BYTE, (j->local_rank + k) % j->remote, 6,
+                       j->hand, &ss[slot]);
+            for (int w = 0; w < window; w++) /* the next free slot, if any */
+                if (ss[w] == MPI_REQUEST_NULL) {
+                    slot = w;
+                    break;
+                }
+        }
+    PMPI_Waitall(window, ss, MPI_STATUSES_IGNORE);
+    PMPI_Waitall(nr, rr, MPI_STATUSES_IGNORE);
+    free(rr);
+    free(ss);
+}
+
 /* order3 < 0: the fourth variant is hand+spin; else the hand variant in that order. */
 static void call(job *j, int variant, double spin_us, int order3)
 {
@@ -117,6 +168,10 @@ static void call(job *j, int variant, double spin_us, int order3)
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         break;
     case 3:
+        if (order3 == CHUNKED) {
+            chunked(j);
+            break;
+        }
         if (order3 >= 0) {
             by_hand(j, order3);
             break;
@@ -146,6 +201,8 @@ int main(int argc, char **argv)
         order3 = -1;
     else if (strcmp(argv[6], "converge") == 0)
         order3 = CONVERGE;
+    else if (strcmp(argv[6], "chunked") == 0)
+        order3 = CHUNKED;
     else /* "rank": both groups in rank order; "ranklow"/"rankhigh": one of them */
         order3 = strcmp(argv[6], "rank") == 0 || (strcmp(argv[6], "ranklow") == 0 && rank < p) ||
                          (strcmp(argv[6], "rankhigh") == 0 && rank >= p)

@@ -11,7 +11,8 @@
 # Environment: LIB (the library to preload, default this build's
 # src/.libs/libintergather.so), TRACE=1 (trace the library's PMPI calls),
 # SPIN_US (the hand+spin variant's busy work, default 7), VARIANT3=rank
-# (the fourth variant sends by hand in rank order instead), OUT (default
+# (the fourth variant sends by hand in rank order instead; also ranklow,
+# rankhigh, converge, chunked with CHUNK and WINDOW: timeline.c), OUT (default
 # /tmp/igc-timeline: timeline.csv, trace.RANK, report.txt), RATE as run.sh.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,6 +35,6 @@ IGC_RUN=$(mktemp -d /tmp/igc-run.XXXXXX)
 export IGC_RUN
 trap teardown EXIT
 build_cluster || exit 1
-cluster_mpirun $((p + q)) -x LD_PRELOAD="$preload" -x PMPI_TRACE_DIR="$OUT" -- \
+cluster_mpirun $((p + q)) -x LD_PRELOAD="$preload" -x CHUNK="${CHUNK:-262144}" -x WINDOW="${WINDOW:-4}" -x PMPI_TRACE_DIR="$OUT" -- \
     "$OUT/timeline" "$p" "$bytes" "$rounds" "$duplex" "${SPIN_US:-7}" "${VARIANT3:-spin}" >"$OUT/timeline.csv" || exit 1
 /usr/bin/python3 "$here/timeline_report.py" "$OUT" "$p" "${VARIANT3:-spin}" | tee "$OUT/report.txt"
