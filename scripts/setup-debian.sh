@@ -6,7 +6,8 @@
 #
 # Installed: the build tools, check, Open MPI (the MPI this tree is built
 # for) and MPICH (the second MPI: scripts/test-mpich.sh and the foreign-MPI
-# test), mandoc (man page lint), and the two module systems the modulefile
+# test), mandoc (man page lint), locales (a decimal-comma locale for the
+# settings' unit test), and the two module systems the modulefile
 # test uses (Lmod and Environment Modules: scripts/module-tools.sh).
 #
 # Debian's MPICH packages also register /usr/bin/mpicc and mpirun as
@@ -19,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages="build-essential autoconf automake libtool pkg-config check openmpi-bin libopenmpi-dev
-          mpich libmpich-dev mandoc"
+          mpich libmpich-dev mandoc locales"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

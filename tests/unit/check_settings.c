@@ -7,9 +7,11 @@
 #include "check_runner.h"
 
 #include <check.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 START_TEST(topology_words)
 {
@@ -204,6 +206,35 @@ START_TEST(model_values)
                 "'%s': (%g,%g,%g), want (%g,%g,%g)", partial[i].text, m.ts, m.tw, m.to, partial[i].want.ts,
                 partial[i].want.tw, partial[i].want.to);
     }
+}
+END_TEST
+
+/* A program may set a locale with a decimal comma before MPI_Init (the
+ * settings are read after it): the models are still read with a decimal
+ * point.  The locale is generated for the test (localedef, from Debian's
+ * locales package, which scripts/setup-debian.sh installs): a fresh
+ * machine has none with a decimal comma. */
+START_TEST(model_read_with_a_decimal_point_in_any_locale)
+{
+    char dir[] = "/tmp/ig-locale-XXXXXX", command[256];
+    REQUIRE(mkdtemp(dir) != NULL, "mkdtemp failed");
+    snprintf(command, sizeof command, "localedef -c -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir);
+    int made = system(command);
+    setenv("LOCPATH", dir, 1);
+    const char *set = setlocale(LC_NUMERIC, "de_DE.UTF-8"); /* loaded now: its files may go */
+    snprintf(command, sizeof command, "rm -rf %s", dir);
+    int removed = system(command);
+    REQUIRE(set != NULL, "no decimal-comma locale to test with (localedef exit %d: install Debian's locales "
+                         "package, as scripts/setup-debian.sh does)", made);
+    REQUIRE(removed == 0, "could not remove %s", dir);
+    REQUIRE(strcmp(localeconv()->decimal_point, ",") == 0, "decimal point '%s'", localeconv()->decimal_point);
+    REQUIRE(strtod("2.5", NULL) == 2.0, "strtod read 2.5 in a decimal-comma locale: the test proves nothing");
+    ig_cost_params m = { .ts = 7, .tw = 8, .to = 9 };
+    ck_assert_int_eq(ig_parse_model("ts=2.5e-6,tw=1.25e-10,to=0.5", &m), 0);
+    ck_assert(m.ts == 2.5e-6 && m.tw == 1.25e-10 && m.to == 0.5);
+    /* The program's locale is left as it was. */
+    ck_assert_str_eq(localeconv()->decimal_point, ",");
+    setlocale(LC_NUMERIC, "C");
 }
 END_TEST
 
@@ -502,6 +533,7 @@ int main(void)
     tcase_add_test(tc, algorithm_garbage_leaves_value);
     tcase_add_test(tc, model_values);
     tcase_add_test(tc, model_garbage_leaves_value);
+    tcase_add_test(tc, model_read_with_a_decimal_point_in_any_locale);
     tcase_add_test(tc, load_defaults_when_unset);
     tcase_add_test(tc, load_algorithm_and_models);
     tcase_add_test(tc, load_values_and_warn_on_garbage);
