@@ -1,4 +1,5 @@
 /* Pure parsing of intergather's environment settings (no MPI). */
+#define _POSIX_C_SOURCE 200809L /* newlocale, uselocale (also under -std=c11) */
 #define IG_ALGORITHMS_PURE
 #include "settings.h"
 
