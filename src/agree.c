@@ -157,5 +157,6 @@ int ig_agree_finish(ig_agreement *a, ig_shape *shape, ig_posted *posted)
     else
         rc = agree_varying(c, &s, shape);
     shape->nodes = ig_comm_cache_nodes(a->cache);
+    shape->oversubscribed = ig_comm_cache_oversubscribed(a->cache);
     return rc;
 }

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "comm_cache.h"
 
 #include "decide.h"
@@ -9,9 +10,12 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 struct ig_comm_cache {
     MPI_Comm merged;  /* both groups, from MPI_Intercomm_merge; kept to build directions */
@@ -24,6 +28,7 @@ struct ig_comm_cache {
     int settings_agree;
     int nodes; /* nodes both groups span */
     int other_node; /* the first merged rank not on merged rank 0's node; 1 if all share one */
+    int oversubscribed; /* some node has more of these processes than CPUs to run them (count_nodes) */
     int64_t opening_max_bytes; /* from the smallest MPI_TAG_UB of both groups (opening_plan.h) */
     ig_settings settings; /* the process's, with the model this communicator measured */
     MPI_Comm local_group; /* on first use */
@@ -208,6 +213,34 @@ static int check_settings_agree(ig_comm_cache *cache)
     return rc;
 }
 
+/* The CPUs the processes of one node may run on: the union of their
+ * affinity masks (processes bound one to a core have as many CPUs as
+ * processes; processes started on a node, or in a cpuset, with fewer
+ * cores than processes have fewer).  Every process of the node takes part
+ * in the reduction, one whose mask is unknown with all bits set (it counts
+ * as not oversubscribed); without affinity masks (not Linux), the node's
+ * online CPUs. */
+static int node_cpus(MPI_Comm node, int *cpus)
+{
+#ifdef __linux__
+    cpu_set_t mine, all;
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0)
+        memset(&mine, 0xff, sizeof mine);
+    enum { WORDS = sizeof(cpu_set_t) / sizeof(unsigned long) };
+    unsigned long bits[WORDS], union_bits[WORDS];
+    memcpy(bits, &mine, sizeof bits);
+    memset(union_bits, 0xff, sizeof union_bits); /* if the reduction fails (reported, the cache not built) */
+    int rc = PMPI_Allreduce(bits, union_bits, WORDS, MPI_UNSIGNED_LONG, MPI_BOR, node);
+    memcpy(&all, union_bits, sizeof all);
+    *cpus = CPU_COUNT(&all);
+    return rc;
+#else
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    *cpus = online > 0 && online < INT_MAX ? (int)online : INT_MAX;
+    return MPI_SUCCESS;
+#endif
+}
+
 /* Which processes share a node, asked once per communicator: the cost
  * model has one set of parameters between nodes and one within.  Every
  * process gets the same count and the same first process off rank 0's
@@ -218,29 +251,36 @@ static int count_nodes(ig_comm_cache *cache)
 {
     MPI_Comm node;
     MPI_Group merged_group, node_group;
-    int rank, node_rank = 0, zero = 0, zero_here = MPI_UNDEFINED;
+    int rank, node_rank = 0, node_size = 1, cpus = INT_MAX, zero = 0, zero_here = MPI_UNDEFINED;
     PMPI_Comm_rank(cache->merged, &rank);
     int rc = PMPI_Comm_split_type(cache->merged, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     if (rc != MPI_SUCCESS)
         return rc;
     PMPI_Comm_rank(node, &node_rank);
+    PMPI_Comm_size(node, &node_size);
+    rc = node_cpus(node, &cpus);
     PMPI_Comm_group(cache->merged, &merged_group);
     PMPI_Comm_group(node, &node_group);
     PMPI_Group_translate_ranks(merged_group, 1, &zero, node_group, &zero_here);
     PMPI_Group_free(&merged_group);
     PMPI_Group_free(&node_group);
     PMPI_Comm_free(&node);
-    /* How many nodes (a sum of leaders) and the first rank off rank 0's
-     * node (a minimum): two reductions, once per communicator. */
-    int mine[2] = { node_rank == 0, zero_here == MPI_UNDEFINED ? rank : INT_MAX }, all[2];
-    rc = PMPI_Allreduce(&mine[0], &all[0], 1, MPI_INT, MPI_SUM, cache->merged);
-    ig_err_keep(&rc, PMPI_Allreduce(&mine[1], &all[1], 1, MPI_INT, MPI_MIN, cache->merged));
-    cache->nodes = all[0];
-    cache->other_node = all[1] == INT_MAX ? 1 : all[1];
+    /* How many nodes and how many of them oversubscribed (sums over node
+     * leaders) and the first rank off rank 0's node (a minimum): two
+     * reductions, once per communicator, every process taking part. */
+    int leader = node_rank == 0;
+    int sums[2] = { leader, leader && node_size > cpus }, summed[2], first = zero_here == MPI_UNDEFINED ? rank : INT_MAX;
+    ig_err_keep(&rc, PMPI_Allreduce(sums, summed, 2, MPI_INT, MPI_SUM, cache->merged));
+    ig_err_keep(&rc, PMPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, cache->merged));
+    cache->nodes = summed[0];
+    cache->other_node = first == INT_MAX ? 1 : first;
+    int said = ig_settings_get()->oversubscribed;
+    cache->oversubscribed = said == IG_OVERSUBSCRIBED_AUTO ? summed[1] > 0 : said == IG_OVERSUBSCRIBED_YES;
     if (rc == MPI_SUCCESS && ig_settings_get()->verbose >= 2 && ig_comm_cache_is_spokesperson(cache))
-        ig_log("an inter-communicator of %d + %d processes spans %d node%s (cost model: %s)", cache->local_size,
+        ig_log("an inter-communicator of %d + %d processes spans %d node%s (cost model: %s%s)", cache->local_size,
                cache->remote_size, cache->nodes, cache->nodes == 1 ? "" : "s",
-               cache->nodes == 1 ? "shared memory" : "network");
+               cache->nodes == 1 ? "shared memory" : "network",
+               cache->nodes == 1 && cache->oversubscribed ? "; oversubscribed: every call served by direct" : "");
     return rc;
 }
 
@@ -410,6 +450,7 @@ ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache) { return &cach
 ig_opening_left *ig_comm_cache_opening_left(ig_comm_cache *cache) { return &cache->opening_left; }
 
 int ig_comm_cache_nodes(const ig_comm_cache *cache) { return cache->nodes; }
+int ig_comm_cache_oversubscribed(const ig_comm_cache *cache) { return cache->oversubscribed; }
 
 const ig_settings *ig_comm_cache_settings(const ig_comm_cache *cache) { return &cache->settings; }
 

@@ -110,6 +110,11 @@ ig_opening_left *ig_comm_cache_opening_left(ig_comm_cache *cache);
  * every process. */
 int ig_comm_cache_nodes(const ig_comm_cache *cache);
 
+/* Whether some node has more of the two groups' processes than CPUs to run
+ * them on (INTERGATHER_OVERSUBSCRIBED, settings.h), the same on every
+ * process. */
+int ig_comm_cache_oversubscribed(const ig_comm_cache *cache);
+
 /* The pair for one direction: local_sends != 0 when this process's group is
  * the sending one.  Built collectively on the first call in that direction. */
 int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **pair);

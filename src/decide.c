@@ -390,6 +390,19 @@ static void decide_call(const ig_shape *sh, int allgatherv, const ig_settings *s
     /* Ring relays are counted in bytes (MPI_PACKED), in an int. */
     if (ring && largest > INT_MAX)
         return decide_native(c, IG_FALLBACK_ARGUMENTS);
+    /* One node with more processes than CPUs (comm_cache.c): there every
+     * stage of a staged algorithm waits for the scheduler, which the
+     * model, pricing each process's work as if it had a core of its own,
+     * does not see; with 16 processes on 2 cores it chose the fc family
+     * and the full-duplex algorithm at 2+6, 4+12 and 12+4 where one stage
+     * was several times faster (docs/performance.md, twenty-sixth
+     * session).  The direct algorithm, one stage, serves every call
+     * there, as MPI_Iallgather would. */
+    if (s->algorithm == IG_ALGORITHM_AUTO && !ring && sh->nodes <= 1 && sh->oversubscribed) {
+        c->nsteps = 1;
+        c->steps[0] = step_of(IG_ALG_DIRECT, sends0 && sends1 ? -1 : sends0 ? 0 : 1, sh, s);
+        return;
+    }
     const ig_cost_params *m = model_of(sh, s);
     double k0 = average_block(sh, 0), k1 = average_block(sh, 1);
     if (sends0 && sends1)
@@ -448,7 +461,7 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
 }
 
 int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
-                            int64_t max_bytes, const ig_settings *s)
+                            int oversubscribed, int64_t max_bytes, const ig_settings *s)
 {
     ig_shape guess;
     ig_choice ch;
@@ -457,7 +470,7 @@ int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes,
     /* The sizes alone: the layout flags of the agreement only take
      * algorithms away (the byte-cutting ones), never the direct one, so a
      * direct choice without them is a direct choice with them. */
-    ig_shape_guess_uniform(group, send_bytes, expect_bytes, 0, 0, n0, n1, nodes, &guess);
+    ig_shape_guess_uniform(group, send_bytes, expect_bytes, 0, 0, n0, n1, nodes, oversubscribed, &guess);
     ig_decide(&guess, 0, s, &ch);
     if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
         return 0;
@@ -475,5 +488,5 @@ int ig_decide_opening_skip_next(const ig_shape *sh, int64_t max_bytes, const ig_
     if (sh->max_block[0] > INT64_MAX || sh->max_block[1] > INT64_MAX)
         return 1;
     return !ig_decide_opening_sends(0, (int64_t)sh->max_block[0], (int64_t)sh->max_block[1], sh->n[0], sh->n[1],
-                                    sh->nodes, max_bytes, s);
+                                    sh->nodes, sh->oversubscribed, max_bytes, s);
 }

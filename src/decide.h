@@ -105,6 +105,7 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
  * call every process answers alike (the same sizes, seen from either
  * group). */
 int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
+                            int oversubscribed,
                             int64_t max_bytes, const ig_settings *s);
 
 /* Whether the next MPI_Allgather on a communicator where the opening

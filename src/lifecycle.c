@@ -50,14 +50,14 @@ static void print_configuration(void)
 {
     const ig_settings *s = ig_settings_get();
     char net[96], shm[96];
-    ig_log("active: %s=%s %s=%s %s=%llu %s=%s %s=%s %s=%s %s=%s %s=%s %s=%s %s=%d", IG_ENV_TOPOLOGY,
+    ig_log("active: %s=%s %s=%s %s=%llu %s=%s %s=%s %s=%s %s=%s %s=%s %s=%s %s=%s %s=%d", IG_ENV_TOPOLOGY,
            ig_topology_name(s->topology), IG_ENV_ALGORITHM, ig_algorithm_setting_name(s->algorithm),
            IG_ENV_MIN_BYTES, (unsigned long long)s->min_bytes, IG_ENV_RING_SCHEDULE,
            ig_ring_schedule_name(s->ring_schedule), IG_ENV_GROUP_ALLGATHER, ig_group_stage_name(s->group_stage),
            IG_ENV_MANY_SENDERS, ig_many_senders_name(s->many_senders), IG_ENV_NET_MODEL,
            model_text(s->net_measure, &s->net_model, net, sizeof net), IG_ENV_SHM_MODEL,
            model_text(s->shm_measure, &s->shm_model, shm, sizeof shm), IG_ENV_OPENING, ig_opening_name(s->opening),
-           IG_ENV_VERBOSE, s->verbose);
+           IG_ENV_OVERSUBSCRIBED, ig_oversubscribed_name(s->oversubscribed), IG_ENV_VERBOSE, s->verbose);
 }
 
 static int start_locked(void)

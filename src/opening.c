@@ -388,6 +388,7 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, c
     ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
     if (m->send != send || m->expect != expect) {
         m->small = ig_decide_opening_sends(group, send, expect, n[0], n[1], ig_comm_cache_nodes(cache),
+                                           ig_comm_cache_oversubscribed(cache),
                                            ig_comm_cache_opening_max_bytes(cache), s);
         m->send = send;
         m->expect = expect;

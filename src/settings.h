@@ -26,6 +26,7 @@
 #define IG_ENV_NET_MODEL    "INTERGATHER_NET_MODEL"
 #define IG_ENV_SHM_MODEL    "INTERGATHER_SHM_MODEL"
 #define IG_ENV_OPENING      "INTERGATHER_OPENING"
+#define IG_ENV_OVERSUBSCRIBED "INTERGATHER_OVERSUBSCRIBED"
 
 /* Default for INTERGATHER_MIN_BYTES: none.  Whether a call goes native is
  * the cost model's decision (decide.c); the setting only lets a site keep
@@ -38,6 +39,10 @@
 #define IG_ALGORITHM_NATIVE (-2)
 
 enum { IG_OPENING_OFF = 0, IG_OPENING_ON = 1, IG_OPENING_PIECES = 2 };
+
+/* INTERGATHER_OVERSUBSCRIBED: whether a node has more processes than cores
+ * to run them on: detected per communicator (comm_cache.c), or said. */
+enum { IG_OVERSUBSCRIBED_AUTO = 0, IG_OVERSUBSCRIBED_NO = 1, IG_OVERSUBSCRIBED_YES = 2 };
 
 typedef enum {
     IG_TOPOLOGY_FULLY_CONNECTED = 0,
@@ -93,6 +98,12 @@ typedef struct {
      * IG_OPENING_OFF, or IG_OPENING_PIECES (cuts also within a node: for
      * tests on one machine, and transports whose eager limit is higher). */
     int opening;
+    /* INTERGATHER_OVERSUBSCRIBED: IG_OVERSUBSCRIBED_AUTO (the default: a
+     * communicator whose processes all share one node counts as
+     * oversubscribed when they outnumber the CPUs their affinity masks
+     * allow, comm_cache.c), _YES or _NO.  On such a node the decision
+     * serves every call with the direct algorithm (decide.c). */
+    int oversubscribed;
     /* Not from the environment: whether the MPI library's intra-communicator
      * MPI_Allgatherv is correct when its members' receive types differ in
      * size or extent (legal: only the signatures must match).  MPICH 4.0.2's
@@ -121,6 +132,8 @@ int ig_parse_many_senders(const char *text, ig_many_senders *out);
 int ig_parse_algorithm(const char *text, int *out);
 /* INTERGATHER_OPENING: on, off (1, 0) or pieces. */
 int ig_parse_opening(const char *text, int *out);
+/* INTERGATHER_OVERSUBSCRIBED: auto, yes (on, 1) or no (off, 0). */
+int ig_parse_oversubscribed(const char *text, int *out);
 /* "ts=5e-6,tw=1e-10,to=1e-6": any of the three keys, in seconds (tw: per
  * byte), each a non-negative number; keys left out keep *out's value. */
 int ig_parse_model(const char *text, ig_cost_params *out);
@@ -133,6 +146,7 @@ const char *ig_ring_schedule_name(ig_ring_kind s);
 const char *ig_group_stage_name(ig_group_stage g);
 const char *ig_many_senders_name(ig_many_senders m);
 const char *ig_opening_name(int opening);
+const char *ig_oversubscribed_name(int oversubscribed);
 const char *ig_algorithm_setting_name(int algorithm);
 
 /* The defaults, as if no variable were set. */

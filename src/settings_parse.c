@@ -81,6 +81,11 @@ static const word_value opening_words[] = { { "on", IG_OPENING_ON },
                                             { "1", IG_OPENING_ON },
                                             { "0", IG_OPENING_OFF },
                                             { "pieces", IG_OPENING_PIECES } };
+static const word_value oversubscribed_words[] = {
+    { "auto", IG_OVERSUBSCRIBED_AUTO }, { "yes", IG_OVERSUBSCRIBED_YES }, { "no", IG_OVERSUBSCRIBED_NO },
+    { "on", IG_OVERSUBSCRIBED_YES },    { "off", IG_OVERSUBSCRIBED_NO },  { "1", IG_OVERSUBSCRIBED_YES },
+    { "0", IG_OVERSUBSCRIBED_NO }
+};
 static const word_value many_senders_words[] = { { "spread", IG_MANY_SENDERS_SPREAD }, { "join", IG_MANY_SENDERS_JOIN } };
 
 /* Parse into an enum through an int (enums may be narrower). */
@@ -98,12 +103,14 @@ int ig_parse_ring_schedule(const char *text, ig_ring_kind *out) { PARSE_INTO(tex
 int ig_parse_group_stage(const char *text, ig_group_stage *out) { PARSE_INTO(text, group_stage_words, out); }
 int ig_parse_many_senders(const char *text, ig_many_senders *out) { PARSE_INTO(text, many_senders_words, out); }
 int ig_parse_opening(const char *text, int *out) { PARSE_INTO(text, opening_words, out); }
+int ig_parse_oversubscribed(const char *text, int *out) { PARSE_INTO(text, oversubscribed_words, out); }
 
 const char *ig_topology_name(ig_topology t) { return name_of(t, WORDS(topology_words)); }
 const char *ig_ring_schedule_name(ig_ring_kind s) { return name_of(s, WORDS(ring_schedule_words)); }
 const char *ig_group_stage_name(ig_group_stage g) { return name_of(g, WORDS(group_stage_words)); }
 const char *ig_many_senders_name(ig_many_senders m) { return name_of(m, WORDS(many_senders_words)); }
 const char *ig_opening_name(int opening) { return name_of(opening, WORDS(opening_words)); }
+const char *ig_oversubscribed_name(int oversubscribed) { return name_of(oversubscribed, WORDS(oversubscribed_words)); }
 
 /* Every name of the table of algorithms, plus "auto" and "native". */
 int ig_parse_algorithm(const char *text, int *out)
@@ -273,6 +280,7 @@ void ig_settings_defaults(ig_settings *s)
     s->shm_measure = 0;
     s->mpi_allgatherv_mixed_types = 1;
     s->opening = IG_OPENING_ON;
+    s->oversubscribed = IG_OVERSUBSCRIBED_AUTO;
 }
 
 /* "auto, native or an algorithm: " and the table's names, for the warning
@@ -316,14 +324,17 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
         warn(IG_ENV_SHM_MODEL, v, "measure, or ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=1e-6,tw=2e-10,to=3e-7");
     if (ig_setting_is_set(v = lookup(IG_ENV_OPENING)) && ig_parse_opening(v, &s->opening) != 0)
         warn(IG_ENV_OPENING, v, "on, off or pieces");
+    if (ig_setting_is_set(v = lookup(IG_ENV_OVERSUBSCRIBED)) && ig_parse_oversubscribed(v, &s->oversubscribed) != 0)
+        warn(IG_ENV_OVERSUBSCRIBED, v, "auto, yes or no");
 }
 
 uint64_t ig_settings_fingerprint(const ig_settings *s)
 {
     /* FNV-1a over the fields that select an algorithm (not verbosity). */
-    uint64_t fields[15] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
+    uint64_t fields[16] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
                             (uint64_t)s->group_stage, (uint64_t)s->many_senders, (uint64_t)(int64_t)s->algorithm,
-                            [12] = (uint64_t)s->net_measure, (uint64_t)s->shm_measure, (uint64_t)s->opening };
+                            [12] = (uint64_t)s->net_measure, (uint64_t)s->shm_measure, (uint64_t)s->opening,
+                            (uint64_t)s->oversubscribed };
     for (int m = 0; m < 2; m++) {
         const ig_cost_params *c = m == 0 ? &s->net_model : &s->shm_model;
         double v[3] = { c->ts, c->tw, c->to };

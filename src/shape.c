@@ -58,7 +58,7 @@ void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_s
 }
 
 void ig_shape_guess_uniform(int group, int64_t send_bytes, int64_t expect_bytes, int send_overlaps, int scattered,
-                            int n0, int n1, int nodes, ig_shape *s)
+                            int n0, int n1, int nodes, int oversubscribed, ig_shape *s)
 {
     int64_t mine[IG_UNIFORM_LEN], theirs[IG_UNIFORM_LEN];
     ig_shape_uniform_contribution(group, send_bytes, expect_bytes, send_overlaps, IG_FALLBACK_NONE, mine);
@@ -68,6 +68,7 @@ void ig_shape_guess_uniform(int group, int64_t send_bytes, int64_t expect_bytes,
         mine[i] = mine[i] > theirs[i] ? mine[i] : theirs[i];
     ig_shape_from_uniform(mine, n0, n1, s);
     s->nodes = nodes;
+    s->oversubscribed = oversubscribed;
 }
 
 /* FNV-1a over (index, bytes) pairs. */

@@ -33,6 +33,7 @@ typedef struct {
     ig_fallback reason;     /* why some process cannot be served (IG_FALLBACK_NONE: none) */
     ig_sizes_verdict sizes;
     int nodes;              /* nodes the two groups span (comm_cache.c), 1: all share memory */
+    int oversubscribed;     /* some node has more of these processes than CPUs (comm_cache.c) */
     int scattered;          /* some process's block is not one contiguous piece of memory (then no
                              * algorithm cuts blocks into byte segments); always 1 for MPI_Allgatherv */
     /* For messages about an erroneous call: the range of block sizes group g
@@ -68,7 +69,7 @@ void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_s
  * sends (so it is the agreed shape in a correct program).  Only for
  * speculation (speculate.h), never for a decision that stands unagreed. */
 void ig_shape_guess_uniform(int group, int64_t send_bytes, int64_t expect_bytes, int send_overlaps, int scattered,
-                            int n0, int n1, int nodes, ig_shape *shape);
+                            int n0, int n1, int nodes, int oversubscribed, ig_shape *shape);
 
 /* ---- MPI_Allgatherv: one allgather of a record per process --------------- */
 

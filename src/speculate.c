@@ -28,7 +28,7 @@ static int guessed_direct(const ig_call *c, ig_comm_cache *cache, const ig_setti
     if (!ig_mpi_truncated_receive_returns() && c->send_bytes > IG_CACHE_DISCARD_BYTES)
         return 0;
     ig_shape_guess_uniform(group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->scattered, n[0], n[1],
-                           ig_comm_cache_nodes(cache), &guess);
+                           ig_comm_cache_nodes(cache), ig_comm_cache_oversubscribed(cache), &guess);
     ig_decide(&guess, 0, s, &ch);
     if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
         return 0;

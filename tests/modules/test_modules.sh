@@ -73,7 +73,7 @@ run_system() (
             export MODULEPATH=$tclmoduledir ;;
     esac
     unset LD_PRELOAD INTERGATHER_TOPOLOGY INTERGATHER_MIN_BYTES INTERGATHER_ALGORITHM INTERGATHER_NET_MODEL INTERGATHER_SHM_MODEL INTERGATHER_VERBOSE \
-          INTERGATHER_RING_SCHEDULE INTERGATHER_OPENING __INTERGATHER_MODULE_DEFAULTS
+          INTERGATHER_RING_SCHEDULE INTERGATHER_OPENING INTERGATHER_OVERSUBSCRIBED __INTERGATHER_MODULE_DEFAULTS
     # Lmod drops duplicate entries of any path variable a module changes
     # (its documented behaviour, for every module): start from a PATH
     # without duplicates so that the comparison is about this module.
@@ -98,6 +98,7 @@ run_system() (
     expect_var INTERGATHER_ALGORITHM auto
     expect_var INTERGATHER_RING_SCHEDULE optimal
     expect_var INTERGATHER_OPENING on
+    expect_var INTERGATHER_OVERSUBSCRIBED auto
     [ "${PATH%%:*}" = "$bindir" ] || fail "after load, PATH does not start with $bindir: $PATH"
     [ "$(command -v intergather-demo)" = "$bindir/intergather-demo" ] || fail "intergather-demo is not the installed one"
     # Nothing added on the command line: the module's environment alone.

@@ -1473,7 +1473,8 @@ START_TEST(decide_guess_stands_in_correct_programs)
             for (int n1 = 1; n0 + n1 <= 32; n1++)
                 for (int a = 0; a < 7; a++)
                     for (int b = 0; b < 7; b++)
-                        for (int nodes = 1; nodes <= 2; nodes++) {
+                        for (int place = 0; place < 3; place++) {
+                            int nodes = place == 0 ? 2 : 1, over = place == 2; /* one node, or oversubscribed */
                             ig_settings s;
                             ig_settings_defaults(&s);
                             s.algorithm = forced[f];
@@ -1481,11 +1482,11 @@ START_TEST(decide_guess_stands_in_correct_programs)
                             int64_t send[2] = { (int64_t)blocks[a], (int64_t)blocks[b] }, codes[32] = { 0 };
                             ig_shape agreed;
                             ig_choice agreed_choice, mine;
-                            ig_shape_guess_uniform(0, send[0], send[1], 0, 0, n0, n1, nodes, &agreed);
+                            ig_shape_guess_uniform(0, send[0], send[1], 0, 0, n0, n1, nodes, over, &agreed);
                             ig_decide(&agreed, 0, &s, &agreed_choice);
                             for (int g = 0; g < 2; g++) {
                                 ig_shape guess;
-                                ig_shape_guess_uniform(g, send[g], send[1 - g], 0, 0, n0, n1, nodes, &guess);
+                                ig_shape_guess_uniform(g, send[g], send[1 - g], 0, 0, n0, n1, nodes, over, &guess);
                                 ig_decide(&guess, 0, &s, &mine);
                                 int early = mine.kind == IG_DECISION_SERVE && mine.nsteps == 1 &&
                                             mine.steps[0].algorithm == IG_ALG_DIRECT;
@@ -1500,6 +1501,67 @@ START_TEST(decide_guess_stands_in_correct_programs)
                         }
     /* The property is not empty: direct is chosen, and posted, somewhere. */
     REQUIRE(posted > 0, "no process ever posts early");
+}
+END_TEST
+
+/* One oversubscribed node (INTERGATHER_OVERSUBSCRIBED, comm_cache.c):
+ * the model's choice gives way to the direct algorithm for every correct
+ * call, half and full duplex, MPI_Allgather and MPI_Allgatherv, so long
+ * as the model chooses (not a forced algorithm, not the ring topology,
+ * not INTERGATHER_MIN_BYTES); on several nodes the flag changes nothing.
+ * Without the flag the same shapes take other algorithms somewhere. */
+START_TEST(oversubscribed_node_takes_direct)
+{
+    const uint64_t blocks[] = { 0, 1024, 16384, 262144, 4u << 20 };
+    const int nb = (int)(sizeof blocks / sizeof blocks[0]);
+    int elsewhere = 0;
+    ig_settings s;
+    ig_settings_defaults(&s);
+    for (int n0 = 1; n0 <= 16; n0 += 3)
+        for (int n1 = 1; n1 <= 16; n1 += 2)
+            for (int a = 0; a < nb; a++)
+                for (int b = 0; b < nb; b++)
+                    for (int v = 0; v < 2; v++) {
+                        if (blocks[a] == 0 && blocks[b] == 0)
+                            continue;
+                        ig_shape one, over, nodes, nodes_over;
+                        ig_choice c_one, c_over, c_nodes, c_nodes_over;
+                        ig_shape_guess_uniform(0, (int64_t)blocks[a], (int64_t)blocks[b], 0, v, n0, n1, 1, 0, &one);
+                        ig_shape_guess_uniform(0, (int64_t)blocks[a], (int64_t)blocks[b], 0, v, n0, n1, 1, 1, &over);
+                        ig_shape_guess_uniform(0, (int64_t)blocks[a], (int64_t)blocks[b], 0, v, n0, n1, 4, 0, &nodes);
+                        ig_shape_guess_uniform(0, (int64_t)blocks[a], (int64_t)blocks[b], 0, v, n0, n1, 4, 1,
+                                               &nodes_over);
+                        ig_decide(&one, v, &s, &c_one);
+                        ig_decide(&over, v, &s, &c_over);
+                        ig_decide(&nodes, v, &s, &c_nodes);
+                        ig_decide(&nodes_over, v, &s, &c_nodes_over);
+                        int sender = blocks[a] > 0 && blocks[b] > 0 ? -1 : blocks[a] > 0 ? 0 : 1;
+                        REQUIRE(c_over.kind == IG_DECISION_SERVE && c_over.nsteps == 1 &&
+                                    c_over.steps[0].algorithm == IG_ALG_DIRECT && c_over.steps[0].sender == sender,
+                                "%d+%d %llu/%llu (allgatherv %d): oversubscribed, not direct from %d", n0, n1,
+                                (unsigned long long)blocks[a], (unsigned long long)blocks[b], v, sender);
+                        REQUIRE(memcmp(&c_nodes, &c_nodes_over, sizeof c_nodes) == 0,
+                                "%d+%d %llu/%llu: the flag changed a decision between nodes", n0, n1,
+                                (unsigned long long)blocks[a], (unsigned long long)blocks[b]);
+                        elsewhere += c_one.kind != IG_DECISION_SERVE || c_one.nsteps != 1 ||
+                                     c_one.steps[0].algorithm != IG_ALG_DIRECT;
+                    }
+    REQUIRE(elsewhere > 0, "the model alone chooses direct everywhere on one node: the rule is not tested");
+    /* What the model does not choose stays as it is. */
+    ig_shape sh;
+    ig_choice c;
+    ig_shape_guess_uniform(0, 65536, 65536, 0, 0, 4, 12, 1, 1, &sh);
+    s.algorithm = IG_ALG_FC;
+    ig_decide(&sh, 0, &s, &c);
+    ck_assert(c.kind == IG_DECISION_SERVE && c.steps[0].algorithm != IG_ALG_DIRECT);
+    s.algorithm = IG_ALGORITHM_AUTO;
+    s.topology = IG_TOPOLOGY_RING;
+    ig_decide(&sh, 0, &s, &c);
+    ck_assert(c.kind == IG_DECISION_SERVE && c.steps[0].algorithm == IG_ALG_RING);
+    s.topology = IG_TOPOLOGY_FULLY_CONNECTED;
+    s.min_bytes = 1u << 20;
+    ig_decide(&sh, 0, &s, &c);
+    ck_assert(c.kind == IG_DECISION_NATIVE && c.native_reason == IG_FALLBACK_SMALL);
 }
 END_TEST
 
@@ -1519,6 +1581,7 @@ int main(void)
     tcase_add_test(tc, decide_large_groups);
     tcase_add_test(tc, decide_random_shapes);
     tcase_add_test(tc, decide_posted_codes);
+    tcase_add_test(tc, oversubscribed_node_takes_direct);
     tcase_add_test(tc, decide_guess_stands_in_correct_programs);
     suite_add_tcase(s, tc);
     return ig_run_suite(s);

@@ -327,11 +327,11 @@ END_TEST
  * never after an erroneous call or one some process cannot take part in. */
 /* After an agreed call of these sizes (group 0 sends a, group 1 sends b),
  * whether the next skips the round; *skips counts the skips. */
-static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int64_t max, const ig_settings *s,
-                            int small, int *skips)
+static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int over, int64_t max,
+                            const ig_settings *s, int small, int *skips)
 {
     ig_shape sh;
-    ig_shape_guess_uniform(0, a, b, 0, 0, n0, n1, nodes, &sh);
+    ig_shape_guess_uniform(0, a, b, 0, 0, n0, n1, nodes, over, &sh);
     int skip = ig_decide_opening_skip_next(&sh, max, s);
     REQUIRE(skip == (!(a == 0 && b == 0) && !small), "%d+%d %lld/%lld: skip %d, small %d", n0, n1, (long long)a,
             (long long)b, skip, small);
@@ -354,26 +354,27 @@ START_TEST(small_is_joint_and_direct)
     const int n = (int)(sizeof sizes / sizeof sizes[0]);
     int smalls = 0, skips = 0;
     /* Groups up to the opening's 32 processes in all, the larger one
-     * beyond direct's window of 16 too; tags of ob1, UCX and the least. */
+     * beyond direct's window of 16 too; tags of ob1, UCX and the least;
+     * several nodes, one, and one oversubscribed. */
     for (size_t u = 0; u < sizeof tag_ubs / sizeof tag_ubs[0]; u++)
-        for (int nodes = 1; nodes <= 2; nodes++)
-            for (int n0 = 1; n0 < IG_OPENING_MAX_PROCS; n0 += 3)
+        for (int place = 0; place < 3; place++)
+            for (int n0 = 1, nodes = place == 0 ? 2 : 1, over = place == 2; n0 < IG_OPENING_MAX_PROCS; n0 += 3)
                 for (int n1 = 1; n0 + n1 <= IG_OPENING_MAX_PROCS; n1 += 5)
                     for (int a = 0; a < n; a++)
                         for (int b = 0; b < n; b++) {
                             int64_t max = ig_opening_max_bytes(tag_ubs[u]);
-                            int low = ig_decide_opening_sends(0, sizes[a], sizes[b], n0, n1, nodes, max, &s);
-                            int high = ig_decide_opening_sends(1, sizes[b], sizes[a], n0, n1, nodes, max, &s);
+                            int low = ig_decide_opening_sends(0, sizes[a], sizes[b], n0, n1, nodes, over, max, &s);
+                            int high = ig_decide_opening_sends(1, sizes[b], sizes[a], n0, n1, nodes, over, max, &s);
                             REQUIRE(low == high, "groups disagree at %d+%d %lld/%lld", n0, n1, (long long)sizes[a],
                                     (long long)sizes[b]);
-                            check_skip_next(sizes[a], sizes[b], n0, n1, nodes, max, &s, low, &skips);
+                            check_skip_next(sizes[a], sizes[b], n0, n1, nodes, over, max, &s, low, &skips);
                             if (!low)
                                 continue;
                             smalls++;
                             REQUIRE(sizes[a] < max && sizes[b] < max, "small at sizes its tags cannot name");
                             ig_shape sh;
                             ig_choice ch;
-                            ig_shape_guess_uniform(0, sizes[a], sizes[b], 1, 1, n0, n1, nodes, &sh);
+                            ig_shape_guess_uniform(0, sizes[a], sizes[b], 1, 1, n0, n1, nodes, over, &sh);
                             ig_decide(&sh, 0, &s, &ch);
                             REQUIRE(ch.kind == IG_DECISION_SERVE && ch.nsteps == 1 &&
                                         ch.steps[0].algorithm == IG_ALG_DIRECT,

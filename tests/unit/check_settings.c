@@ -479,6 +479,47 @@ START_TEST(fingerprint_tracks_algorithm)
 }
 END_TEST
 
+START_TEST(oversubscribed_words)
+{
+    int o = IG_OVERSUBSCRIBED_AUTO;
+    static const struct {
+        const char *text;
+        int want;
+    } words[] = { { "yes", IG_OVERSUBSCRIBED_YES }, { "NO", IG_OVERSUBSCRIBED_NO }, { " on ", IG_OVERSUBSCRIBED_YES },
+                  { "off", IG_OVERSUBSCRIBED_NO },  { "1", IG_OVERSUBSCRIBED_YES },  { "0", IG_OVERSUBSCRIBED_NO },
+                  { "auto", IG_OVERSUBSCRIBED_AUTO } };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        REQUIRE(ig_parse_oversubscribed(words[i].text, &o) == 0 && o == words[i].want, "'%s'", words[i].text);
+        ck_assert_int_eq(ig_parse_oversubscribed("sometimes", &o), -1);
+        ck_assert_int_eq(o, words[i].want);
+    }
+    ck_assert_str_eq(ig_oversubscribed_name(IG_OVERSUBSCRIBED_AUTO), "auto");
+    ck_assert_str_eq(ig_oversubscribed_name(IG_OVERSUBSCRIBED_YES), "yes");
+    ck_assert_str_eq(ig_oversubscribed_name(IG_OVERSUBSCRIBED_NO), "no");
+    /* It decides which algorithm runs: processes must agree on it. */
+    ig_settings a, b;
+    ig_settings_defaults(&a);
+    ck_assert_int_eq(a.oversubscribed, IG_OVERSUBSCRIBED_AUTO);
+    for (int v = IG_OVERSUBSCRIBED_NO; v <= IG_OVERSUBSCRIBED_YES; v++) {
+        b = a;
+        b.oversubscribed = v;
+        ck_assert(ig_settings_fingerprint(&b) != ig_settings_fingerprint(&a));
+    }
+    /* From the environment, and a warning for a word it does not know. */
+    fake_reset();
+    fake_set(IG_ENV_OVERSUBSCRIBED, "no");
+    ig_settings_load(&b, fake_lookup, fake_warn);
+    ck_assert_int_eq(b.oversubscribed, IG_OVERSUBSCRIBED_NO);
+    ck_assert_int_eq(warnings, 0);
+    fake_reset();
+    fake_set(IG_ENV_OVERSUBSCRIBED, "never");
+    ig_settings_load(&b, fake_lookup, fake_warn);
+    ck_assert_int_eq(b.oversubscribed, IG_OVERSUBSCRIBED_AUTO);
+    ck_assert_int_eq(warnings, 1);
+    ck_assert_str_eq(last_warned, IG_ENV_OVERSUBSCRIBED);
+}
+END_TEST
+
 /* Every parameter of both models, up or down, changes the fingerprint, and
  * so does trading the two models. */
 START_TEST(fingerprint_tracks_models)
@@ -529,11 +570,11 @@ int main(void)
     tcase_add_test(tc, group_stage_words);
     tcase_add_test(tc, many_senders_words);
     tcase_add_test(tc, opening_words);
+    tcase_add_test(tc, oversubscribed_words);
     tcase_add_test(tc, algorithm_words);
     tcase_add_test(tc, algorithm_garbage_leaves_value);
     tcase_add_test(tc, model_values);
     tcase_add_test(tc, model_garbage_leaves_value);
-    tcase_add_test(tc, model_read_with_a_decimal_point_in_any_locale);
     tcase_add_test(tc, load_defaults_when_unset);
     tcase_add_test(tc, load_algorithm_and_models);
     tcase_add_test(tc, load_values_and_warn_on_garbage);
@@ -541,5 +582,11 @@ int main(void)
     tcase_add_test(tc, fingerprint_tracks_algorithm);
     tcase_add_test(tc, fingerprint_tracks_models);
     suite_add_tcase(s, tc);
+    /* Generating the locale (localedef) takes about a second on an idle
+     * machine, more on a loaded one: beyond check's 4 s default. */
+    TCase *locale = tcase_create("locale");
+    tcase_set_timeout(locale, 120);
+    tcase_add_test(locale, model_read_with_a_decimal_point_in_any_locale);
+    suite_add_tcase(s, locale);
     return ig_run_suite(s);
 }

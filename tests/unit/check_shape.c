@@ -553,7 +553,7 @@ START_TEST(guess_is_agreed_shape)
                             }
                             ig_shape agreed, guess;
                             ig_shape_from_uniform(v, n0, n1, &agreed);
-                            ig_shape_guess_uniform(g, send[g], send[1 - g], overlaps, scattered, n0, n1, 3, &guess);
+                            ig_shape_guess_uniform(g, send[g], send[1 - g], overlaps, scattered, n0, n1, 3, 0, &guess);
                             REQUIRE(guess.nodes == 3, "nodes");
                             guess.nodes = agreed.nodes;
                             REQUIRE(same_shape(&guess, &agreed),
