@@ -217,22 +217,23 @@ static int check_settings_agree(ig_comm_cache *cache)
  * affinity masks (processes bound one to a core have as many CPUs as
  * processes; processes started on a node, or in a cpuset, with fewer
  * cores than processes have fewer).  Every process of the node takes part
- * in the reduction, one whose mask is unknown with all bits set (it counts
- * as not oversubscribed); without affinity masks (not Linux), the node's
- * online CPUs. */
+ * in the reduction; one whose mask is unknown (sched_getaffinity failed,
+ * e.g. on a kernel with more CPUs than a cpu_set_t holds) sets the last
+ * word, and then the node counts as having CPUs enough (INT_MAX).  Without
+ * affinity masks (not Linux), the node's online CPUs. */
 static int node_cpus(MPI_Comm node, int *cpus)
 {
 #ifdef __linux__
     cpu_set_t mine, all;
-    if (sched_getaffinity(0, sizeof mine, &mine) != 0)
-        memset(&mine, 0xff, sizeof mine);
     enum { WORDS = sizeof(cpu_set_t) / sizeof(unsigned long) };
-    unsigned long bits[WORDS], union_bits[WORDS];
-    memcpy(bits, &mine, sizeof bits);
-    memset(union_bits, 0xff, sizeof union_bits); /* if the reduction fails (reported, the cache not built) */
-    int rc = PMPI_Allreduce(bits, union_bits, WORDS, MPI_UNSIGNED_LONG, MPI_BOR, node);
+    unsigned long bits[WORDS + 1] = { 0 }, union_bits[WORDS + 1];
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+        memcpy(bits, &mine, sizeof mine);
+    else
+        bits[WORDS] = 1;
+    int rc = PMPI_Allreduce(bits, union_bits, WORDS + 1, MPI_UNSIGNED_LONG, MPI_BOR, node);
     memcpy(&all, union_bits, sizeof all);
-    *cpus = CPU_COUNT(&all);
+    *cpus = rc != MPI_SUCCESS || union_bits[WORDS] != 0 ? INT_MAX : CPU_COUNT(&all);
     return rc;
 #else
     long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -266,21 +267,30 @@ static int count_nodes(ig_comm_cache *cache)
     PMPI_Group_free(&node_group);
     PMPI_Comm_free(&node);
     /* How many nodes and how many of them oversubscribed (sums over node
-     * leaders) and the first rank off rank 0's node (a minimum): two
-     * reductions, once per communicator, every process taking part. */
+     * leaders), how many processes failed on their node (so that all fail
+     * together: a process alone without its cache would leave its peers
+     * waiting in the call) and the first rank off rank 0's node (a
+     * minimum): two reductions, once per communicator, every process
+     * taking part. */
     int leader = node_rank == 0;
-    int sums[2] = { leader, leader && node_size > cpus }, summed[2], first = zero_here == MPI_UNDEFINED ? rank : INT_MAX;
-    ig_err_keep(&rc, PMPI_Allreduce(sums, summed, 2, MPI_INT, MPI_SUM, cache->merged));
+    int sums[3] = { leader, leader && node_size > cpus, rc != MPI_SUCCESS }, summed[3] = { 0, 0, 1 };
+    int first = zero_here == MPI_UNDEFINED ? rank : INT_MAX;
+    ig_err_keep(&rc, PMPI_Allreduce(sums, summed, 3, MPI_INT, MPI_SUM, cache->merged));
     ig_err_keep(&rc, PMPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, cache->merged));
+    if (summed[2] > 0)
+        ig_err_keep(&rc, MPI_ERR_OTHER);
     cache->nodes = summed[0];
     cache->other_node = first == INT_MAX ? 1 : first;
-    int said = ig_settings_get()->oversubscribed;
-    cache->oversubscribed = said == IG_OVERSUBSCRIBED_AUTO ? summed[1] > 0 : said == IG_OVERSUBSCRIBED_YES;
-    if (rc == MPI_SUCCESS && ig_settings_get()->verbose >= 2 && ig_comm_cache_is_spokesperson(cache))
+    const ig_settings *s = ig_settings_get();
+    cache->oversubscribed = s->oversubscribed == IG_OVERSUBSCRIBED_AUTO ? summed[1] > 0
+                                                                       : s->oversubscribed == IG_OVERSUBSCRIBED_YES;
+    int rule = cache->nodes == 1 && cache->oversubscribed && s->algorithm == IG_ALGORITHM_AUTO &&
+               s->topology == IG_TOPOLOGY_FULLY_CONNECTED; /* where decide.c applies it */
+    if (rc == MPI_SUCCESS && s->verbose >= 2 && ig_comm_cache_is_spokesperson(cache))
         ig_log("an inter-communicator of %d + %d processes spans %d node%s (cost model: %s%s)", cache->local_size,
                cache->remote_size, cache->nodes, cache->nodes == 1 ? "" : "s",
                cache->nodes == 1 ? "shared memory" : "network",
-               cache->nodes == 1 && cache->oversubscribed ? "; oversubscribed: every call served by direct" : "");
+               rule ? "; oversubscribed: every call served by direct" : "");
     return rc;
 }
 
@@ -294,7 +304,9 @@ static int measure_model(ig_comm_cache *cache)
     cache->settings = *ig_settings_get();
     int network = cache->nodes > 1;
     int measure = network ? cache->settings.net_measure : cache->settings.shm_measure;
-    if (!cache->settings_agree || !measure || !ig_decide_uses_model(&cache->settings))
+    /* (On one oversubscribed node the model's decision gives way to direct.) */
+    if (!cache->settings_agree || !measure || !ig_decide_uses_model(&cache->settings) ||
+        (!network && cache->oversubscribed && cache->settings.algorithm == IG_ALGORITHM_AUTO))
         return MPI_SUCCESS;
     ig_cost_params *model = network ? &cache->settings.net_model : &cache->settings.shm_model;
     int measured;
