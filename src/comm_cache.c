@@ -284,8 +284,7 @@ static int count_nodes(ig_comm_cache *cache)
     const ig_settings *s = ig_settings_get();
     cache->oversubscribed = s->oversubscribed == IG_OVERSUBSCRIBED_AUTO ? summed[1] > 0
                                                                        : s->oversubscribed == IG_OVERSUBSCRIBED_YES;
-    int rule = cache->nodes == 1 && cache->oversubscribed && s->algorithm == IG_ALGORITHM_AUTO &&
-               s->topology == IG_TOPOLOGY_FULLY_CONNECTED; /* where decide.c applies it */
+    int rule = ig_decide_oversubscribed_direct(s, cache->nodes, cache->oversubscribed);
     if (rc == MPI_SUCCESS && s->verbose >= 2 && ig_comm_cache_is_spokesperson(cache))
         ig_log("an inter-communicator of %d + %d processes spans %d node%s (cost model: %s%s)", cache->local_size,
                cache->remote_size, cache->nodes, cache->nodes == 1 ? "" : "s",
@@ -304,9 +303,8 @@ static int measure_model(ig_comm_cache *cache)
     cache->settings = *ig_settings_get();
     int network = cache->nodes > 1;
     int measure = network ? cache->settings.net_measure : cache->settings.shm_measure;
-    /* (On one oversubscribed node the model's decision gives way to direct.) */
     if (!cache->settings_agree || !measure || !ig_decide_uses_model(&cache->settings) ||
-        (!network && cache->oversubscribed && cache->settings.algorithm == IG_ALGORITHM_AUTO))
+        ig_decide_oversubscribed_direct(&cache->settings, cache->nodes, cache->oversubscribed))
         return MPI_SUCCESS;
     ig_cost_params *model = network ? &cache->settings.net_model : &cache->settings.shm_model;
     int measured;

@@ -132,6 +132,20 @@ int ig_decide_uses_model(const ig_settings *s)
             (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_FULLY_CONNECTED));
 }
 
+/* One node with more processes than CPUs (comm_cache.c): there every stage
+ * of a staged algorithm waits for the scheduler, which the model, pricing
+ * each process's work as if it had a core of its own, does not see; with
+ * 16 processes on 2 cores it chose the fc family and the full-duplex
+ * algorithm at 2+6, 4+12 and 12+4 where one stage was several times faster
+ * (docs/performance.md, twenty-sixth session).  So where the model would
+ * decide, the direct algorithm, one stage, serves every call there, as
+ * MPI_Iallgather would. */
+int ig_decide_oversubscribed_direct(const ig_settings *s, int nodes, int oversubscribed)
+{
+    return oversubscribed && nodes <= 1 && s->algorithm == IG_ALGORITHM_AUTO &&
+           s->topology == IG_TOPOLOGY_FULLY_CONNECTED;
+}
+
 static void decide_native(ig_choice *c, ig_fallback why)
 {
     c->kind = IG_DECISION_NATIVE;
@@ -390,15 +404,7 @@ static void decide_call(const ig_shape *sh, int allgatherv, const ig_settings *s
     /* Ring relays are counted in bytes (MPI_PACKED), in an int. */
     if (ring && largest > INT_MAX)
         return decide_native(c, IG_FALLBACK_ARGUMENTS);
-    /* One node with more processes than CPUs (comm_cache.c): there every
-     * stage of a staged algorithm waits for the scheduler, which the
-     * model, pricing each process's work as if it had a core of its own,
-     * does not see; with 16 processes on 2 cores it chose the fc family
-     * and the full-duplex algorithm at 2+6, 4+12 and 12+4 where one stage
-     * was several times faster (docs/performance.md, twenty-sixth
-     * session).  The direct algorithm, one stage, serves every call
-     * there, as MPI_Iallgather would. */
-    if (s->algorithm == IG_ALGORITHM_AUTO && !ring && sh->nodes <= 1 && sh->oversubscribed) {
+    if (ig_decide_oversubscribed_direct(s, sh->nodes, sh->oversubscribed)) {
         c->nsteps = 1;
         c->steps[0] = step_of(IG_ALG_DIRECT, sends0 && sends1 ? -1 : sends0 ? 0 : 1, sh, s);
         return;

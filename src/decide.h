@@ -44,6 +44,12 @@ ig_fallback ig_decide_active(int settings_agree, const ig_settings *s);
  * while the shim is on): where it cannot, no communicator measures one. */
 int ig_decide_uses_model(const ig_settings *s);
 
+/* Whether every call the model would decide is served by the direct
+ * algorithm instead: all processes on one node that has more of them than
+ * CPUs (INTERGATHER_OVERSUBSCRIBED), with INTERGATHER_ALGORITHM=auto and
+ * the fully-connected topology.  From agreed inputs, so alike everywhere. */
+int ig_decide_oversubscribed_direct(const ig_settings *s, int nodes, int oversubscribed);
+
 /* The choice for a call of operation `allgatherv` (0: MPI_Allgather) and
  * this shape. */
 void ig_decide(const ig_shape *shape, int allgatherv, const ig_settings *s, ig_choice *choice);
@@ -105,8 +111,7 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
  * call every process answers alike (the same sizes, seen from either
  * group). */
 int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
-                            int oversubscribed,
-                            int64_t max_bytes, const ig_settings *s);
+                            int oversubscribed, int64_t max_bytes, const ig_settings *s);
 
 /* Whether the next MPI_Allgather on a communicator where the opening
  * applies skips its round and goes straight to the agreement: the call
