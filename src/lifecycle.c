@@ -40,10 +40,7 @@ static int on_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 /* A model setting as the user would write it. */
 static const char *model_text(int measure, const ig_cost_params *m, char *buf, size_t len)
 {
-    if (measure)
-        return "measure";
-    snprintf(buf, len, "ts=%g,tw=%g,to=%g", m->ts, m->tw, m->to);
-    return buf;
+    return measure ? "measure" : ig_format_model(m, buf, len);
 }
 
 static void print_configuration(void)

@@ -1,5 +1,7 @@
 #include "log.h"
 
+#include "c_locale.h"
+
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,9 +25,10 @@ int ig_world_rank(void)
 static void vlog(const char *fmt, va_list ap)
 {
     /* Format into one buffer and write it with one call so lines from
-     * different processes sharing a terminal do not interleave mid-line. */
+     * different processes sharing a terminal do not interleave mid-line;
+     * numbers with a decimal point, as the settings read them. */
     char line[1024];
-    int n = vsnprintf(line, sizeof line, fmt, ap);
+    int n = ig_vsnprintf_c(line, sizeof line, fmt, ap);
     if (n < 0)
         return;
     fprintf(stderr, IG_LOG_PREFIX "%s\n", line);

@@ -139,6 +139,9 @@ int ig_parse_oversubscribed(const char *text, int *out);
 int ig_parse_model(const char *text, ig_cost_params *out);
 /* "measure" (sets *measure), or a model as above (clears it). */
 int ig_parse_model_or_measure(const char *text, int *measure, ig_cost_params *out);
+/* A model as the user would write it, with a decimal point in any locale
+ * (so a verbose line can be pasted back into the setting); returns buf. */
+const char *ig_format_model(const ig_cost_params *m, char *buf, size_t size);
 
 /* Each value's name: the first word its parser accepts. */
 const char *ig_topology_name(ig_topology t);

@@ -1,14 +1,13 @@
 /* Pure parsing of intergather's environment settings (no MPI). */
-#define _POSIX_C_SOURCE 200809L /* newlocale, uselocale (also under -std=c11) */
 #define IG_ALGORITHMS_PURE
 #include "settings.h"
 
 #include "algorithms.h"
+#include "c_locale.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <errno.h>
-#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -139,23 +138,6 @@ const char *ig_algorithm_setting_name(int algorithm)
     return algorithm >= 0 && algorithm < IG_ALG_COUNT ? ig_algorithm_info_of((ig_algorithm)algorithm)->name : "?";
 }
 
-/* strtod in the "C" locale: settings write numbers with a decimal point
- * whatever locale the program set before MPI_Init (with a decimal comma,
- * strtod would stop at the point and the setting would be refused).  The
- * locale is switched for this thread only (uselocale), so other threads
- * keep theirs; without memory for the locale object, the program's. */
-static double strtod_c_locale(const char *text, char **end)
-{
-    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    locale_t program = c != (locale_t)0 ? uselocale(c) : (locale_t)0;
-    double v = strtod(text, end);
-    if (c != (locale_t)0) {
-        uselocale(program);
-        freelocale(c);
-    }
-    return v;
-}
-
 /* One "key=number" of a model; returns the text after it, or NULL. */
 static const char *parse_model_entry(const char *s, ig_cost_params *m)
 {
@@ -170,7 +152,7 @@ static const char *parse_model_entry(const char *s, ig_cost_params *m)
             continue;
         char *end;
         errno = 0;
-        double v = strtod_c_locale(s + n + 1, &end);
+        double v = ig_strtod_c(s + n + 1, &end);
         if (end == s + n + 1 || errno == ERANGE || !(v >= 0) || v > 1.0)
             return NULL;
         *(double *)((char *)m + keys[i].offset) = v;
@@ -210,6 +192,12 @@ int ig_parse_model_or_measure(const char *text, int *measure, ig_cost_params *ou
         return -1;
     *measure = 0;
     return 0;
+}
+
+const char *ig_format_model(const ig_cost_params *m, char *buf, size_t size)
+{
+    ig_snprintf_c(buf, size, "ts=%g,tw=%g,to=%g", m->ts, m->tw, m->to);
+    return buf;
 }
 
 /* A byte count: a non-negative decimal integer with an optional binary suffix

@@ -1,5 +1,6 @@
 /* Unit tests: parsing of the INTERGATHER_* settings (no MPI). */
 #define IG_ALGORITHMS_PURE
+#include "c_locale.h"
 #include "settings.h"
 
 #include "algorithms.h"
@@ -232,6 +233,16 @@ START_TEST(model_read_with_a_decimal_point_in_any_locale)
     ig_cost_params m = { .ts = 7, .tw = 8, .to = 9 };
     ck_assert_int_eq(ig_parse_model("ts=2.5e-6,tw=1.25e-10,to=0.5", &m), 0);
     ck_assert(m.ts == 2.5e-6 && m.tw == 1.25e-10 && m.to == 0.5);
+    /* The model as a verbose line prints it reads back as the same model:
+     * "ts=2,5e-06,..." would be refused. */
+    char text[96];
+    ck_assert_str_eq(ig_format_model(&m, text, sizeof text), "ts=2.5e-06,tw=1.25e-10,to=0.5");
+    ig_cost_params back = { 0 };
+    ck_assert_int_eq(ig_parse_model(text, &back), 0);
+    ck_assert(same_model(&back, &m));
+    /* Every log line is formatted the same way (src/log.c). */
+    ig_snprintf_c(text, sizeof text, "ts=%.3g", 2.5e-6);
+    ck_assert_str_eq(text, "ts=2.5e-06");
     /* The program's locale is left as it was. */
     ck_assert_str_eq(localeconv()->decimal_point, ",");
     setlocale(LC_NUMERIC, "C");
