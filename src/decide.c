@@ -9,7 +9,9 @@
  * link busy (Open MPI's linear exchange posts them all and reaches 92-95 %
  * of a TCP link), few enough that a large group does not flood one
  * receiver: with the staggered order of algo_direct.c a receiver sees about
- * this many senders at a time. */
+ * this many senders at a time.  Fewer in flight (one or two whole blocks at
+ * a time, a shift schedule) measured 4 % slower at 4 MiB on the emulated
+ * cluster (docs/performance.md, twenty-seventh session). */
 #define IG_DIRECT_WINDOW 16
 
 /* The chain algorithm's smallest segment: below this a TCP link does not
