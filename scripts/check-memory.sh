@@ -118,3 +118,5 @@ INTERGATHER_ALGORITHM=relay vg_run "type order" 4 "$top/tests/mpi/type_order" 1+
 vg_run "truncation" 4 "$top/tests/mpi/truncate" 3 16 full
 INTERGATHER_ALGORITHM=chain vg_run "chain, room grown" 5 "$top/tests/mpi/nomem" 2 100000 h
 INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join vg_run "join plan" 5 "$top/tests/mpi/nomem" 3 2001 h
+# The pair API (linked against the library; its .libs binary, not libtool's wrapper script).
+vg_run "pair API, full duplex one way" 3 "$top/tests/mpi/.libs/pair_full_duplex"

@@ -82,12 +82,11 @@ static int run_decided(ig_pair *pair, int full, int algorithm, ig_ring_kind sche
         ig_block_free(&rblk);
         return rc;
     }
-    if (full && ch.nsteps == 2) { /* a pair has one direction: full duplex in one exchange */
-        ch.nsteps = 1;
-        ch.steps[0] = ig_decide_one_exchange(&sh, &s);
-    }
-    /* On a pair, the first group is always the one that sends first.  A
-     * failed step does not stop the next: the others take part in it. */
+    /* A pair has one direction, its first group sending: full duplex in
+     * one exchange (also where the first group sends nothing). */
+    if (full)
+        ig_decide_on_one_pair(&sh, &s, &ch);
+    /* A failed step does not stop the next: the others take part in it. */
     for (int i = 0; i < ch.nsteps; i++)
         ig_err_keep(&rc, ig_algorithm_run(pair, &x, &ch.steps[i]));
     ig_block_free(&rblk);

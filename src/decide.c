@@ -310,6 +310,17 @@ ig_step ig_decide_one_exchange(const ig_shape *sh, const ig_settings *s)
     return st;
 }
 
+void ig_decide_on_one_pair(const ig_shape *sh, const ig_settings *s, ig_choice *c)
+{
+    if (c->kind != IG_DECISION_SERVE || (c->nsteps == 1 && c->steps[0].sender != 1))
+        return;
+    /* The direct algorithm runs both ways in one step; every other
+     * algorithm's passes become the full-duplex algorithm's exchange. */
+    int direct = c->nsteps == 1 && c->steps[0].algorithm == IG_ALG_DIRECT;
+    c->nsteps = 1;
+    c->steps[0] = direct ? step_of(IG_ALG_DIRECT, -1, sh, s) : ig_decide_one_exchange(sh, s);
+}
+
 /* Both groups send: the cheapest of one exchange (full-duplex algorithm),
  * the direct algorithm both ways at once, two half-duplex passes (the only
  * way for the ring, which runs its schedule once per direction) and the MPI

@@ -170,7 +170,9 @@ int ig_pair_receivers(const ig_pair *pair) { return pair->q; }
 static int split_or_null(MPI_Comm parent, int color, int key, MPI_Comm *out)
 {
     int rc = PMPI_Comm_split(parent, color == IG_FC_NONE ? MPI_UNDEFINED : color, key, out);
-    if (rc == MPI_SUCCESS)
+    if (rc != MPI_SUCCESS)
+        *out = MPI_COMM_NULL; /* nothing to free */
+    else
         rc = ig_private_comm_setup(*out);
     return rc;
 }
@@ -184,6 +186,10 @@ int ig_pair_fc_prepare(ig_pair *pair)
     if (rc == MPI_SUCCESS)
         rc = split_or_null(pair->comm, pair->fc.gather_color, pair->fc.gather_key, &pair->fc_gather);
     pair->fc_ready = rc == MPI_SUCCESS;
+    if (!pair->fc_ready) { /* the next call splits again: nothing of this one kept */
+        ig_private_comm_free(&pair->fc_bcast);
+        ig_private_comm_free(&pair->fc_gather);
+    }
     return rc;
 }
 

@@ -1336,6 +1336,47 @@ static int same_choice(const ig_choice *a, const ig_choice *b)
     return 1;
 }
 
+/* The pair API runs a choice on one pair, whose first group sends in a
+ * half-duplex step (api.c).  After ig_decide_on_one_pair every served
+ * full-duplex call is one step that pair can run (sender 0, or both
+ * ways); a single step it could already run is kept as decided; a call in
+ * which only the second group sends becomes one exchange both ways, the
+ * direct algorithm where it was chosen. */
+START_TEST(decide_on_one_pair)
+{
+    build_settings(0);
+    static const uint64_t sizes[] = { 0, 64, 65536, 4194304 };
+    const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
+    long second_alone = 0, two_passes = 0;
+    for (int n0 = 1; n0 <= MAX_N; n0++)
+        for (int n1 = 1; n1 <= MAX_N; n1++)
+            for (int b = 0; b < nsizes * nsizes; b++)
+                for (int i = 0; i < n_settings; i++) {
+                    const ig_settings *s = &all_settings[i];
+                    ig_shape sh = full_shape(n0, n1, 1 + i % 2, sizes[b / nsizes], sizes[b % nsizes]);
+                    ig_choice c, d;
+                    ig_decide(&sh, 0, s, &c);
+                    d = c;
+                    ig_decide_on_one_pair(&sh, s, &d);
+                    int runnable = c.nsteps == 1 && c.steps[0].sender != 1;
+                    if (c.kind != IG_DECISION_SERVE || runnable) {
+                        REQUIRE(same_choice(&c, &d), "n=(%d,%d) blocks (%llu,%llu) setting %d: a runnable choice "
+                                "changed", n0, n1, (unsigned long long)sh.max_block[0],
+                                (unsigned long long)sh.max_block[1], i);
+                        continue;
+                    }
+                    REQUIRE_EQ(d.nsteps, 1);
+                    REQUIRE_EQ(d.steps[0].sender, -1);
+                    int direct = c.nsteps == 1 && c.steps[0].algorithm == IG_ALG_DIRECT;
+                    REQUIRE_EQ(d.steps[0].algorithm, direct ? IG_ALG_DIRECT : IG_ALG_FULL_DUPLEX);
+                    second_alone += c.nsteps == 1;
+                    two_passes += c.nsteps == 2;
+                }
+    REQUIRE(second_alone > 0 && two_passes > 0, "cases: %ld from the second group alone, %ld in two passes",
+            second_alone, two_passes);
+}
+END_TEST
+
 START_TEST(decide_model_matters_only_where_measured)
 {
     static const uint64_t sizes[] = { 1, 1024, 65536, 4u << 20 };
@@ -1578,6 +1619,7 @@ int main(void)
     tcase_add_test(tc, decide_active);
     tcase_add_test(tc, decide_examples);
     tcase_add_test(tc, decide_one_exchange);
+    tcase_add_test(tc, decide_on_one_pair);
     tcase_add_test(tc, decide_allgatherv_stage_without_mixed_types);
     tcase_add_test(tc, decide_pair_room_holds_model_choices);
     tcase_add_test(tc, decide_model_matters_only_where_measured);

@@ -1,0 +1,92 @@
+/*
+ * The pair API (include/intergather.h) in full duplex with blocks of
+ * different sizes each way, one of them possibly empty: every algorithm
+ * by name, and ig_pair_allgather_fd, over every split of the world.  A
+ * full-duplex call whose first group sends nothing once returned success
+ * with nothing moved: the decision calls it half duplex from the second
+ * group, which a pair (its first group always the sender) cannot run
+ * (decide.c, ig_decide_on_one_pair).  Linked against the library, as
+ * pair_nomem.c.
+ *
+ * Usage: pair_full_duplex          (prints "PASS pair_full_duplex")
+ */
+#include "intergather.h"
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int pattern(int world_rank, int call, int i)
+{
+    return world_rank * 1000003 + call * 7919 + i;
+}
+
+/* One call: this process sends `mine` ints and receives `theirs` ints
+ * from each of the `remote` processes of the other group. */
+static void one_call(ig_pair *pair, const char *algorithm, int p, int mine, int theirs, int call)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int first = rank < p, remote = first ? size - p : p, base = first ? p : 0;
+    size_t rlen = (size_t)theirs * (size_t)remote;
+    int *sbuf = malloc(sizeof(int) * ((size_t)mine + 1)), *rbuf = malloc(sizeof(int) * (rlen + 1));
+    if (sbuf == NULL || rbuf == NULL)
+        TEST_FAIL("out of memory in the test program");
+    for (int i = 0; i < mine; i++)
+        sbuf[i] = pattern(rank, call, i);
+    for (size_t i = 0; i < rlen + 1; i++)
+        rbuf[i] = -1;
+    int rc = algorithm != NULL
+                 ? ig_pair_allgather_algorithm(pair, algorithm, 1, sbuf, mine, MPI_INT, rbuf, theirs, MPI_INT)
+                 : ig_pair_allgather_fd(pair, sbuf, mine, MPI_INT, rbuf, theirs, MPI_INT);
+    const char *name = algorithm != NULL ? algorithm : "ig_pair_allgather_fd";
+    if (rc != MPI_SUCCESS)
+        TEST_FAIL("%s, p=%d, blocks %d/%d ints: rank %d got error %d", name, p, first ? mine : theirs,
+                  first ? theirs : mine, rank, rc);
+    for (int r = 0; r < remote; r++)
+        for (int i = 0; i < theirs; i++)
+            if (rbuf[(size_t)r * (size_t)theirs + (size_t)i] != pattern(base + r, call, i))
+                TEST_FAIL("%s, p=%d, blocks %d/%d ints: rank %d, block of world rank %d, int %d: %d, want %d", name,
+                          p, first ? mine : theirs, first ? theirs : mine, rank, base + r, i,
+                          rbuf[(size_t)r * (size_t)theirs + (size_t)i], pattern(base + r, call, i));
+    if (rbuf[rlen] != -1)
+        TEST_FAIL("%s, p=%d: rank %d: written past its receive buffer", name, p, rank);
+    free(sbuf);
+    free(rbuf);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* (first group's block, second group's block), in ints; 20000 ints
+     * is cut into segments by the chain and into pieces by the relay. */
+    static const int blocks[][2] = { { 0, 7 }, { 7, 0 }, { 0, 20000 }, { 3, 11 }, { 20000, 5 } };
+    static const char *algorithms[] = { "direct", "fc", "spread", "chain", "relay", "full-duplex", "ring", NULL };
+    int call = 0, calls = 0;
+    for (int p = 1; p < size; p++) {
+        ig_pair *pair;
+        int rc = ig_pair_create(MPI_COMM_WORLD, p, &pair);
+        if (rc != MPI_SUCCESS)
+            TEST_FAIL("ig_pair_create(p=%d): error %d", p, rc);
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+            for (size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; a++) {
+                int first = rank < p;
+                int mine = blocks[b][first ? 0 : 1], theirs = blocks[b][first ? 1 : 0];
+                one_call(pair, algorithms[a], p, mine, theirs, call++);
+                calls++;
+            }
+        ig_pair_free(&pair);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("PASS pair_full_duplex (%d calls on each of %d processes)\n", calls, size);
+    MPI_Finalize();
+    return 0;
+}
