@@ -409,8 +409,8 @@ int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **out)
         rc = PMPI_Comm_get_attr(inter, keyval, out, &found);
     if (rc == MPI_SUCCESS && !found) {
         rc = cache_build(inter, out);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Comm_set_attr(inter, keyval, *out);
+        if (rc == MPI_SUCCESS && (rc = PMPI_Comm_set_attr(inter, keyval, *out)) != MPI_SUCCESS)
+            cache_destroy(*out); /* not attached: nothing else would free it */
     }
     if (rc == MPI_SUCCESS)
         remember_last(inter, *out);
