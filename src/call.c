@@ -104,21 +104,44 @@ static ig_fallback check_send(ig_call *c, MPI_Comm probe)
  * would fail with MPI_ERR_TYPE: the call is served with a committed
  * duplicate of the type instead, the same type map.  Where the MPI library
  * checks (MPICH), the type stays unusable, and the call reports
- * MPI_ERR_TYPE as natively.  Returns whether c->rtype is now the copy. */
-static int receive_with_committed_copy(ig_call *c)
+ * MPI_ERR_TYPE as natively.  COPY_FAILED: the MPI library could not make
+ * or commit the duplicate (out of memory). */
+typedef enum { COPY_MADE, COPY_NOT_APPLICABLE, COPY_FAILED } receive_copy;
+
+static receive_copy receive_with_committed_copy(ig_call *c)
 {
     MPI_Datatype copy;
-    if (ig_mpi_collectives_check_receive_commit() || c->rtype == MPI_DATATYPE_NULL ||
-        PMPI_Type_dup(c->rtype, &copy) != MPI_SUCCESS)
-        return 0;
+    if (ig_mpi_collectives_check_receive_commit() || c->rtype == MPI_DATATYPE_NULL)
+        return COPY_NOT_APPLICABLE;
+    if (PMPI_Type_dup(c->rtype, &copy) != MPI_SUCCESS)
+        return COPY_FAILED;
     if (PMPI_Type_commit(&copy) != MPI_SUCCESS) {
         PMPI_Type_free(&copy);
-        return 0;
+        return COPY_FAILED;
     }
     c->program_rtype = c->rtype;
     c->rtype = copy;
     c->rtype_is_copy = 1;
-    return 1;
+    return COPY_MADE;
+}
+
+/* The receive type's layout and order.  A type the MPI library's
+ * collectives take but intergather's receives would not (never committed,
+ * above) is received through its committed duplicate.  Where that cannot
+ * be made (out of memory), the process reports MPI_ERR_NO_MEM, as a
+ * process whose arguments cannot be used reports their error (opening.c:
+ * its block is not sent, and its peers report an error).  Any other
+ * unusable type: MPI_ERR_TYPE, as natively. */
+static ig_fallback receive_type_facts(ig_call *c, MPI_Comm probe, ig_type_facts *f)
+{
+    if (type_facts_of(c->rtype, probe, f))
+        return IG_FALLBACK_NONE;
+    receive_copy copy = probe != MPI_COMM_NULL ? receive_with_committed_copy(c) : COPY_NOT_APPLICABLE;
+    if (copy == COPY_MADE && type_facts_of(c->rtype, probe, f))
+        return IG_FALLBACK_NONE;
+    if (copy == COPY_FAILED)
+        return c->hard_error = MPI_ERR_NO_MEM, IG_FALLBACK_NO_MEMORY;
+    return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
 }
 
 void ig_call_release(ig_call *c)
@@ -152,9 +175,9 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
             elements += c->rcounts[i];
         }
     }
-    if (!type_facts_of(c->rtype, probe, &f) &&
-        !(probe != MPI_COMM_NULL && receive_with_committed_copy(c) && type_facts_of(c->rtype, probe, &f)))
-        return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
+    ig_fallback type_reason = receive_type_facts(c, probe, &f);
+    if (type_reason != IG_FALLBACK_NONE)
+        return type_reason;
     c->rtype_size = f.layout.size;
     c->rtype_extent = f.layout.extent;
     c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_layout_contiguous(c->rcount, &f.layout, f.in_order);

@@ -21,6 +21,10 @@
  *                             build"); reported as
  *                             "fail_malloc: PMPI_Type_contiguous(COUNT)
  *                             failed in world rank RANK"
+ *   IG_TEST_FAIL_TYPE_DUP_RANK  the same for every PMPI_Type_dup
+ *                             libintergather calls, reported as
+ *                             "fail_malloc: PMPI_Type_dup(1) failed in
+ *                             world rank RANK"
  *   IG_TEST_TRACE_ALLOC=1     report every allocation libintergather makes,
  *                             as "fail_malloc: trace FUNCTION(SIZE) in world
  *                             rank RANK", so that a test can list the sizes
@@ -119,18 +123,36 @@ void *calloc(size_t count, size_t size)
     return fails(&calloc_failure, "calloc", bytes, __builtin_return_address(0)) ? NULL : __libc_calloc(count, size);
 }
 
+/* Whether a datatype constructor libintergather calls at `caller` fails
+ * here (in the world rank `rank_var` names); reports it if so. */
+static int type_fails(const char *rank_var, const char *function, int count, void *caller)
+{
+    const char *rank = getenv(rank_var), *mine = world_rank();
+    if (rank == NULL || mine == NULL || strtoul(rank, NULL, 10) != strtoul(mine, NULL, 10) ||
+        !from_intergather(caller))
+        return 0;
+    report("", function, (size_t)(count > 0 ? count : 0), "failed in");
+    return 1;
+}
+
 /* The MPI library's own, found past this library (which is preloaded
- * first); libintergather's calls resolve to the one below. */
+ * first); libintergather's calls resolve to the ones below. */
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static int (*next)(int, MPI_Datatype, MPI_Datatype *);
-    const char *rank = getenv("IG_TEST_FAIL_TYPE_RANK"), *mine = world_rank();
-    if (rank != NULL && mine != NULL && strtoul(rank, NULL, 10) == strtoul(mine, NULL, 10) &&
-        from_intergather(__builtin_return_address(0))) {
-        report("", "PMPI_Type_contiguous", (size_t)(count > 0 ? count : 0), "failed in");
+    if (type_fails("IG_TEST_FAIL_TYPE_RANK", "PMPI_Type_contiguous", count, __builtin_return_address(0)))
         return MPI_ERR_NO_MEM;
-    }
     if (next == NULL)
         *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Type_contiguous");
     return next(count, oldtype, newtype);
+}
+
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static int (*next)(MPI_Datatype, MPI_Datatype *);
+    if (type_fails("IG_TEST_FAIL_TYPE_DUP_RANK", "PMPI_Type_dup", 1, __builtin_return_address(0)))
+        return MPI_ERR_NO_MEM;
+    if (next == NULL)
+        *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Type_dup");
+    return next(oldtype, newtype);
 }

@@ -4,7 +4,7 @@
  * each followed by a plain call whose every byte is checked, so that a
  * message left in flight by the scenario would show there.
  *
- * usage: opening LEFT [hard] [after-large] [pieces [unfreed]]
+ * usage: opening LEFT [hard [dup-fails]] [after-large] [pieces [unfreed]]
  * Both groups send N ints per process (full duplex) unless said otherwise;
  * MPI_ERRORS_RETURN on the inter-communicator.
  *   mixed-types  left rank 0 sends its N ints as one contiguous type, the
@@ -63,6 +63,11 @@
  *                every process succeeds with every block, as natively
  *                (Open MPI's collectives do not check a receive type's
  *                commit; the library receives with a committed duplicate)
+ *                With "dup-fails" (run with fail_malloc.c's
+ *                IG_TEST_FAIL_TYPE_DUP_RANK naming right rank 0, whose
+ *                duplicate then cannot be made): right rank 0 reports
+ *                MPI_ERR_NO_MEM and the left group, missing its block, an
+ *                error; the other right processes succeed
  */
 #include "testlib.h"
 
@@ -79,6 +84,7 @@
 typedef struct {
     MPI_Comm inter;
     int is_left, lrank, rank, nremote;
+    int dup_fails; /* the option of that name */
     int *sbuf, *rbuf; /* sbuf: LARGE ints; rbuf: nremote blocks of LARGE */
 } ctx;
 
@@ -294,8 +300,15 @@ static void uncommitted_recv(ctx *c)
     fill(c, N);
     int rc = right0(c) ? MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, never_committed, c->inter)
                        : MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
-    expect_class(rc, MPI_SUCCESS, c, "uncommitted-recv");
-    check(c, "uncommitted-recv", N, N, -1);
+    if (c->dup_fails && right0(c)) {
+        expect_class(rc, MPI_ERR_NO_MEM, c, "uncommitted-recv, no copy");
+    } else if (c->dup_fails && c->is_left) {
+        expect_error(rc, c, "uncommitted-recv, no copy");
+        check(c, "uncommitted-recv, no copy", N, N, 0);
+    } else {
+        expect_class(rc, MPI_SUCCESS, c, "uncommitted-recv");
+        check(c, "uncommitted-recv", N, N, -1);
+    }
     MPI_Type_free(&never_committed);
 }
 
@@ -336,13 +349,16 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     ctx c;
-    int left = argc > 1 ? atoi(argv[1]) : 2, hard = 0, in_pieces = 0, unfreed = 0, after_large = 0;
+    int left = argc > 1 ? atoi(argv[1]) : 2, hard = 0, in_pieces = 0, unfreed = 0, after_large = 0,
+        dup_fails = 0;
     for (int a = 2; a < argc; a++) {
         hard |= strcmp(argv[a], "hard") == 0;
         after_large |= strcmp(argv[a], "after-large") == 0;
+        dup_fails |= strcmp(argv[a], "dup-fails") == 0;
         in_pieces |= strcmp(argv[a], "pieces") == 0;
         unfreed |= strcmp(argv[a], "unfreed") == 0;
     }
+    c.dup_fails = dup_fails;
     c.inter = test_intercomm(left, &c.is_left);
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
     MPI_Comm_rank(c.inter, &c.lrank);

@@ -122,6 +122,27 @@ for case in "5 2 101 hrfv INTERGATHER_OPENING=off 0 no" "5 2 101 hrfv INTERGATHE
     echo "ok types fail in world rank $rank: $case"
 done
 
+# A receive type never committed, which Open MPI's collectives take and
+# the library receives through a committed duplicate (src/call.c), where
+# the duplicate cannot be made (fail_malloc.c's IG_TEST_FAIL_TYPE_DUP_RANK,
+# in right rank 0: world rank LEFT): that process reports MPI_ERR_NO_MEM,
+# not MPI_ERR_TYPE, its peers an error, and nobody hangs; after the opening
+# round and, with "after-large", on the agreed path (tests/mpi/opening.c,
+# "dup-fails").  Under MPICH no duplicate is made (its collectives check
+# the commit themselves).
+ig_launcher_kind
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+    for np_left in "4 2" "4 1 after-large"; do
+        read -r np left after <<<"$np_left"
+        ig_launch "$np" LD_PRELOAD="$FAILLIB $IG_LIB" IG_TEST_FAIL_TYPE_DUP_RANK="$left" -- \
+            "$TESTS_BIN/opening" "$left" hard dup-fails $after </dev/null
+        expect_pass opening
+        grep -q "^fail_malloc: PMPI_Type_dup(1) failed in world rank $left\$" "$IG_OUT" ||
+            { echo "no duplicate failed in world rank $left ($np_left)" >&2; exit 1; }
+        echo "ok no committed duplicate in world rank $left: $np_left"
+    done
+fi
+
 # The pair API (pair_nomem.c, linked against the library) with a receiver
 # that cannot build its receive type: each call fails on every process
 # together (the shape's allreduce says so), none hangs; without the failure
