@@ -7,6 +7,7 @@
 #ifndef IG_COMM_CACHE_H
 #define IG_COMM_CACHE_H
 
+#include "decide.h"
 #include "opening_left.h"
 #include "pair.h"
 #include "settings.h"
@@ -89,14 +90,14 @@ int64_t ig_comm_cache_opening_max_bytes(const ig_comm_cache *cache);
 
 /* The last sizes the opening judged on this communicator, and whether they
  * were small (the answer depends on nothing else that can change): a
- * program calls with the same sizes again and again.  skip: the last
- * agreed MPI_Allgather says the next one skips the round
- * (ig_decide_opening_skip_next; set after each agreement, alike on every
- * process). */
+ * program calls with the same sizes again and again.  history: the
+ * classes of the last calls, from which the next one's skip is predicted
+ * (ig_decide_opening_predict_skip; observed after each call, alike on
+ * every process). */
 typedef struct {
     int64_t send, expect; /* send < 0: none yet */
     int small;
-    int skip;
+    ig_opening_history history;
 } ig_opening_memo;
 ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache);
 

@@ -509,3 +509,18 @@ int ig_decide_opening_skip_next(const ig_shape *sh, int64_t max_bytes, const ig_
     return !ig_decide_opening_sends(0, (int64_t)sh->max_block[0], (int64_t)sh->max_block[1], sh->n[0], sh->n[1],
                                     sh->nodes, sh->oversubscribed, max_bytes, s);
 }
+
+/* The last three times, as three bits (decide.h). */
+enum { IG_OPENING_CHANGES_SEEN = 7 };
+
+void ig_decide_opening_observe(ig_opening_history *h, int large)
+{
+    unsigned bit = large ? 1u : 0u, changed = bit != (h->last_two & 1u);
+    h->changed[h->last_two] = (unsigned char)(((h->changed[h->last_two] << 1) | changed) & IG_OPENING_CHANGES_SEEN);
+    h->last_two = ((h->last_two << 1) | bit) & 3u;
+}
+
+int ig_decide_opening_predict_skip(const ig_opening_history *h)
+{
+    return (int)((h->last_two & 1u) ^ (h->changed[h->last_two] == IG_OPENING_CHANGES_SEEN));
+}

@@ -443,20 +443,25 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
 {
     /* Before any receive of this call, what an earlier call left. */
     ig_opening_left_settle(ig_comm_cache_opening_left(cache), ig_comm_cache_opening(cache));
-    /* The last agreed call said that this round would not end calls of
-     * its shape (set by ig_opening_agreed, alike on every process). */
-    if (ig_comm_cache_opening_memo(cache)->skip) {
+    /* The last calls' classes predict that this round would not end this
+     * call (observed below and by ig_opening_agreed, alike on every
+     * process). */
+    ig_opening_history *history = &ig_comm_cache_opening_memo(cache)->history;
+    if (ig_decide_opening_predict_skip(history)) {
         ig_stats_opening(IG_OPENING_STAT_SKIPPED);
         return IG_OPENING_SKIPPED;
     }
-    return run_round(c, cache, s, rc);
+    ig_opening_outcome outcome = run_round(c, cache, s, rc);
+    if (outcome == IG_OPENING_ENDED)
+        ig_decide_opening_observe(history, 0);
+    return outcome;
 }
 
 void ig_opening_agreed(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, const ig_shape *shape)
 {
     if (ig_opening_applies(c, cache, s))
-        ig_comm_cache_opening_memo(cache)->skip =
-            ig_decide_opening_skip_next(shape, ig_comm_cache_opening_max_bytes(cache), s);
+        ig_decide_opening_observe(&ig_comm_cache_opening_memo(cache)->history,
+                                  ig_decide_opening_skip_next(shape, ig_comm_cache_opening_max_bytes(cache), s));
 }
 
 ig_opening_outcome ig_opening_after_all(const ig_call *c, ig_comm_cache *cache, const ig_settings *s,

@@ -19,21 +19,24 @@ int ig_opening_applies(const ig_call *c, ig_comm_cache *cache, const ig_settings
 typedef enum {
     IG_OPENING_GO_ON = 0, /* no pair was done: every process goes on to the agreement */
     IG_OPENING_ENDED,     /* the call ended in the opening (*rc: this process's outcome) */
-    IG_OPENING_SKIPPED    /* not run (ig_opening_agreed): every process goes on to the agreement */
+    IG_OPENING_SKIPPED    /* not run (predicted, below): every process goes on to the agreement */
 } ig_opening_outcome;
 
-/* The round, or IG_OPENING_SKIPPED without it where the last agreed call
- * said so (ig_opening_agreed). */
+/* The round, or IG_OPENING_SKIPPED without it where the communicator's
+ * last calls predict that the round would not end this one
+ * (ig_decide_opening_predict_skip).  A call the round ends counts as
+ * small in that history. */
 ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc);
 
-/* After a call's agreement succeeded, with its agreed shape: whether the
- * next MPI_Allgather on this communicator skips the round
- * (ig_decide_opening_skip_next), where the opening applies.  Every
- * process that finished the agreement holds the same shape, so all skip
- * alike.  (A process whose agreement failed, an error of the MPI library
- * on intergather's private communicator, keeps its old answer: after
- * such an error MPI's state is undefined, and peers that went on are
- * already out of step with it in this call.) */
+/* After a call's agreement succeeded, with its agreed shape, where the
+ * opening applies: the call joins the history that predicts whether later
+ * calls skip the round, large where the round would not have ended it
+ * (ig_decide_opening_skip_next).  Every process that finished the
+ * agreement holds the same shape, so all predict alike.  (A process whose
+ * agreement failed, an error of the MPI library on intergather's private
+ * communicator, does not record the call: after such an error MPI's state
+ * is undefined, and peers that went on are already out of step with it in
+ * this call.) */
 void ig_opening_agreed(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, const ig_shape *shape);
 
 /* In a call that skipped the round, after its agreement: where the agreed

@@ -85,8 +85,9 @@
 # INTERGATHER_NET_MODEL=ts=1e-3,tw=8e-8,to=1e-4);
 # old phases: CONFIGS, SIZES (default 256K:4M), ITERS (default 3), TUNED_ALGS
 # (default "0 1 2 3 4 5"), TUNED_CONFIGS, TUNED_SIZE.
-# Sourced with IGC_LIB=1 it only defines the functions (build_cluster,
-# cluster_mpirun, check_links, check_nodes, teardown) for ad-hoc experiments.
+# Sourced with IGC_LIB=1 it only defines the functions (start_cluster,
+# build_cluster, cluster_mpirun, check_links, check_nodes, teardown) for
+# ad-hoc experiments.
 set -uo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -212,6 +213,17 @@ build_cluster() {
         shape "$IGC_PREFIX-sw" "p$i" || return 1
     done
     echo "cluster: $NODES nodes at $RATE Mbit/s per direction (htb), built in $((SECONDS - t0)) s" >&2
+}
+
+# start_cluster NP: for an ad-hoc experiment of NP ranks (timeline.sh,
+# alternate.sh): a cluster of NP nodes (one more where NP is odd, as the
+# sweep builds them), its run directory, and its teardown at exit.
+start_cluster() {
+    NODES=$(($1 + $1 % 2))
+    IGC_RUN=$(mktemp -d /tmp/igc-run.XXXXXX)
+    export IGC_RUN
+    trap teardown EXIT
+    build_cluster
 }
 
 # cluster_mpirun NP [MPIRUN-OPTIONS... --] PROGRAM ARGS: one rank on each of

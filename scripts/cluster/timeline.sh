@@ -29,12 +29,7 @@ if [ "${TRACE:-0}" = 1 ]; then
     preload=$OUT/pmpi_trace.so:$LIB
 fi
 IGC_LIB=1 source "$here/run.sh"
-NODES=$((p + q))
-[ $((NODES % 2)) -eq 0 ] || NODES=$((NODES + 1))
-IGC_RUN=$(mktemp -d /tmp/igc-run.XXXXXX)
-export IGC_RUN
-trap teardown EXIT
-build_cluster || exit 1
+start_cluster $((p + q)) || exit 1
 cluster_mpirun $((p + q)) -x LD_PRELOAD="$preload" -x CHUNK="${CHUNK:-262144}" -x WINDOW="${WINDOW:-4}" -x PMPI_TRACE_DIR="$OUT" -- \
     "$OUT/timeline" "$p" "$bytes" "$rounds" "$duplex" "${SPIN_US:-7}" "${VARIANT3:-spin}" >"$OUT/timeline.csv" || exit 1
 /usr/bin/python3 "$here/timeline_report.py" "$OUT" "$p" "${VARIANT3:-spin}" | tee "$OUT/report.txt"

@@ -4,7 +4,7 @@
  * each followed by a plain call whose every byte is checked, so that a
  * message left in flight by the scenario would show there.
  *
- * usage: opening LEFT [hard [dup-fails]] [after-large] [pieces [unfreed]]
+ * usage: opening LEFT [hard [dup-fails]] [after-large] [pieces [unfreed]] [alternate]
  * Both groups send N ints per process (full duplex) unless said otherwise;
  * MPI_ERRORS_RETURN on the inter-communicator.
  *   mixed-types  left rank 0 sends its N ints as one contiguous type, the
@@ -43,11 +43,17 @@
  *                   last call before MPI_Finalize, on a communicator
  *                   never freed
  * With "after-large", every scenario above (and the "hard" ones) comes
- * right after a large call: where that call goes on to the agreement, the
- * next call on the communicator skips the opening round
- * (ig_decide_opening_skip_next), so each scenario, erroneous ones
- * included, runs on the agreed path, and each plain call after it (which
- * the round would end) lets the round run again.
+ * right after three large calls: where these go on to the agreement, the
+ * next call on the communicator skips the opening round, predicted like
+ * the last call (ig_decide_opening_predict_skip: three, so that what
+ * follows two large calls is sometimes a large one and the pattern "a
+ * scenario after large calls" is never learnt), so each scenario,
+ * erroneous ones included, runs on the agreed path, and each plain call
+ * after it (which the round would end) lets the round run again.
+ * With "alternate" (instead of the scenarios): 20 times a plain call then
+ * a large one, a program alternating small and large blocks; the
+ * prediction learns it, so that from the ninth call on the plain calls
+ * run in the round and the large ones skip it.
  * With "hard" (where the opening round applies: the MPI library would
  * leave the other processes waiting on such calls):
  *   hard-count   left rank 0 passes a send count of -1: it reports
@@ -350,11 +356,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     ctx c;
     int left = argc > 1 ? atoi(argv[1]) : 2, hard = 0, in_pieces = 0, unfreed = 0, after_large = 0,
-        dup_fails = 0;
+        dup_fails = 0, alternate = 0;
     for (int a = 2; a < argc; a++) {
         hard |= strcmp(argv[a], "hard") == 0;
         after_large |= strcmp(argv[a], "after-large") == 0;
         dup_fails |= strcmp(argv[a], "dup-fails") == 0;
+        alternate |= strcmp(argv[a], "alternate") == 0;
         in_pieces |= strcmp(argv[a], "pieces") == 0;
         unfreed |= strcmp(argv[a], "unfreed") == 0;
     }
@@ -370,6 +377,12 @@ int main(int argc, char **argv)
         TEST_FAIL("out of memory");
 
     plain(&c, "nothing");
+    for (int i = 0; alternate && i < 20; i++) {
+        plain(&c, "a large call");
+        large(&c);
+    }
+    if (alternate)
+        goto done;
     if (in_pieces) {
         pieces(&c);
         goto done;
@@ -377,7 +390,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
         if (scenarios[i].hard && !hard)
             continue;
-        if (after_large)
+        for (int l = 0; after_large && l < 3; l++)
             large(&c);
         scenarios[i].run(&c);
         plain(&c, scenarios[i].name);

@@ -34,17 +34,35 @@ for np_left in "4 2" "4 1" "4 3" "7 3" "8 4"; do
 done
 
 # The round skipped (src/decide.h, ig_decide_opening_skip_next): at 1+3
-# the large call goes on to the agreement, so the call after it skips the
-# round; with every scenario right after a large call, the erroneous and
-# hard ones run on the agreed path and must end as they do after the
+# the large calls go on to the agreement, so the call after them skips the
+# round; with every scenario right after three large calls, the erroneous
+# and hard ones run on the agreed path and must end as they do after the
 # round (same classes, same bytes, no hang), and each plain call after
-# them, which the round ends, must bring the round back.
+# them, which the round ends, must bring the round back.  Every scenario
+# skipped is 29 skips per process (the second and third large calls of
+# each scenario, the scenario, and from the sixth on the first large
+# call too); a scenario the prediction ran in the round would lower it.
 if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
     run_preloaded 4 "$TESTS_BIN/opening" 1 hard after-large
     expect_pass opening
-    expect_total skipped -gt 0
+    expect_total skipped -ge $((4 * 29))
     expect_total ended -gt 0
     echo "ok np=4 left=1 after large calls: skipped $(summary_total skipped), ended $(summary_total ended), went on $(summary_total went-on)"
+fi
+
+# The skip predicted (src/decide.h, ig_decide_opening_predict_skip): at 1+3
+# a program that alternates small calls (which the round ends) and large
+# ones (which go on) 20 times, after one small call.  Predicted "like the
+# last call", as before, every small call after a large one would run on
+# the agreed path and every large one through the round (per process 2
+# ended, 19 skipped, 20 went on); the prediction learns the alternation
+# (18, 19, 4).  Every block of every call is checked.
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+    run_preloaded 4 "$TESTS_BIN/opening" 1 alternate
+    expect_pass opening
+    expect_total ended -ge $((4 * 15))
+    expect_total went-on -le $((4 * 5))
+    echo "ok np=4 left=1 alternating: ended $(summary_total ended), skipped $(summary_total skipped), went on $(summary_total went-on)"
 fi
 
 # Pieces (opening_plan.h): a left group that expects nothing leaves early

@@ -393,6 +393,74 @@ START_TEST(small_is_joint_and_direct)
 }
 END_TEST
 
+/* ig_decide_opening_predict_skip against its definition, computed here
+ * from the whole history: unlike the last call only where the call after
+ * the last two classes was unlike the last of them each of the last three
+ * times they came, else like the last call (the history starts as if
+ * after two small calls).  Then the patterns it is for: repeated sizes as
+ * before, alternation and period three learnt. */
+static int predicted_by_definition(const int *seq, int n)
+{
+    int seen = 0;
+    for (int i = n - 2; i >= 1 && seen < 3; i--) {
+        if (seq[i - 1] != seq[n - 2] || seq[i] != seq[n - 1])
+            continue;
+        if (seq[i + 1] == seq[i])
+            return seq[n - 1];
+        seen++;
+    }
+    return seen == 3 ? !seq[n - 1] : seq[n - 1];
+}
+
+/* Observes `calls` classes repeating `pattern` (of `period`); returns how
+ * many were mispredicted after the first `warmup`. */
+static int mispredicted_after(const int *pattern, int period, int calls, int warmup)
+{
+    ig_opening_history h = { 0 };
+    int wrong = 0;
+    for (int i = 0; i < calls; i++) {
+        int large = pattern[i % period];
+        wrong += i >= warmup && ig_decide_opening_predict_skip(&h) != large;
+        ig_decide_opening_observe(&h, large);
+    }
+    return wrong;
+}
+
+START_TEST(skip_predicted_from_history)
+{
+    enum { CALLS = 300 };
+    unsigned seed = 12345;
+    for (int run = 0; run < 200; run++) {
+        int seq[CALLS + 2] = { 0, 0 };
+        ig_opening_history h = { 0 };
+        for (int n = 2; n < CALLS + 2; n++) {
+            int want = predicted_by_definition(seq, n);
+            REQUIRE(ig_decide_opening_predict_skip(&h) == want, "run %d call %d: predicted %d, want %d", run, n - 2,
+                    ig_decide_opening_predict_skip(&h), want);
+            seed = seed * 1103515245u + 12345u;
+            /* Runs of one class of random length, and random classes. */
+            seq[n] = run % 2 ? (int)((seed >> 16) & 1u) : (seed >> 16) % 5 == 0 ? !seq[n - 1] : seq[n - 1];
+            ig_decide_opening_observe(&h, seq[n]);
+        }
+    }
+    ig_opening_history fresh = { 0 };
+    REQUIRE(!ig_decide_opening_predict_skip(&fresh), "the first call skips the round");
+    /* Repeated sizes: like the last call, so large calls skip from the
+     * second on, small ones never (the rule of earlier sessions). */
+    REQUIRE(mispredicted_after((const int[]){ 1 }, 1, 50, 1) == 0, "repeated large calls do not all skip");
+    REQUIRE(mispredicted_after((const int[]){ 0 }, 1, 50, 0) == 0, "repeated small calls skip");
+    /* A header and its data, and period three: learnt after a few calls,
+     * where "like the last call" missed every call. */
+    REQUIRE(mispredicted_after((const int[]){ 0, 1 }, 2, 50, 8) == 0, "small/large alternation not learnt");
+    REQUIRE(mispredicted_after((const int[]){ 1, 0 }, 2, 50, 8) == 0, "large/small alternation not learnt");
+    REQUIRE(mispredicted_after((const int[]){ 0, 1, 1 }, 3, 60, 12) == 0, "small, large, large not learnt");
+    REQUIRE(mispredicted_after((const int[]){ 0, 0, 1 }, 3, 60, 12) == 0, "small, small, large not learnt");
+    /* Where the two classes before do not tell what comes next, like the
+     * last call: at most what that rule mispredicts. */
+    REQUIRE(mispredicted_after((const int[]){ 0, 0, 0, 1, 1, 1 }, 6, 60, 0) <= 20, "runs of three");
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("opening");
@@ -405,6 +473,7 @@ int main(void)
     tcase_add_test(tc, pieces_after_follow_the_tag);
     tcase_add_test(tc, tag_says_who_leaves_early);
     tcase_add_test(tc, small_is_joint_and_direct);
+    tcase_add_test(tc, skip_predicted_from_history);
     suite_add_tcase(suite, tc);
     return ig_run_suite(suite);
 }
