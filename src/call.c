@@ -105,19 +105,30 @@ static ig_fallback check_send(ig_call *c, MPI_Comm probe)
  * duplicate of the type instead, the same type map.  Where the MPI library
  * checks (MPICH), the type stays unusable, and the call reports
  * MPI_ERR_TYPE as natively.  COPY_FAILED: the MPI library could not make
- * or commit the duplicate (out of memory). */
+ * or commit the duplicate for want of memory (MPI_ERR_NO_MEM); any other
+ * failure (a handle that is no type at all) is not applicable, and the
+ * call reports MPI_ERR_TYPE. */
 typedef enum { COPY_MADE, COPY_NOT_APPLICABLE, COPY_FAILED } receive_copy;
+
+static receive_copy copy_failure(int rc)
+{
+    int cls = MPI_ERR_OTHER;
+    PMPI_Error_class(rc, &cls);
+    return cls == MPI_ERR_NO_MEM ? COPY_FAILED : COPY_NOT_APPLICABLE;
+}
 
 static receive_copy receive_with_committed_copy(ig_call *c)
 {
     MPI_Datatype copy;
     if (ig_mpi_collectives_check_receive_commit() || c->rtype == MPI_DATATYPE_NULL)
         return COPY_NOT_APPLICABLE;
-    if (PMPI_Type_dup(c->rtype, &copy) != MPI_SUCCESS)
-        return COPY_FAILED;
-    if (PMPI_Type_commit(&copy) != MPI_SUCCESS) {
+    int rc = PMPI_Type_dup(c->rtype, &copy);
+    if (rc != MPI_SUCCESS)
+        return copy_failure(rc);
+    rc = PMPI_Type_commit(&copy);
+    if (rc != MPI_SUCCESS) {
         PMPI_Type_free(&copy);
-        return COPY_FAILED;
+        return copy_failure(rc);
     }
     c->program_rtype = c->rtype;
     c->rtype = copy;

@@ -45,8 +45,10 @@ typedef struct {
     ig_fallback local_reason;/* why this process cannot be served, or IG_FALLBACK_NONE */
     /* The error class of arguments that cannot be used point to point at
      * all (MPI_IN_PLACE, a negative count, an unusable type), as the MPI
-     * library reports them; MPI_SUCCESS when they can, even if the call
-     * is left to the MPI library (a NULL buffer may be MPI_BOTTOM). */
+     * library reports them, or MPI_ERR_NO_MEM where a receive type never
+     * committed could not be duplicated (call.c); MPI_SUCCESS when they
+     * can, even if the call is left to the MPI library (a NULL buffer may
+     * be MPI_BOTTOM). */
     int hard_error;
     /* When rtype_is_copy, rtype is a committed duplicate of the program's
      * receive type, program_rtype, made by ig_call_classify; ig_call_release

@@ -138,7 +138,7 @@ int ig_decide_opening_skip_next(const ig_shape *sh, int64_t max_bytes, const ig_
  * is "large" where the round would not have ended it
  * (ig_decide_opening_skip_next of its agreed shape) and "small" otherwise
  * (it ended in the round, or its agreed shape is one the round ends, or it
- * is erroneous).  The next call is predicted unlike the last one only
+ * is erroneous, empty, or has a process that cannot be served).  The next call is predicted unlike the last one only
  * where, the last three times the same two classes came, the call after
  * them was unlike the last one each time; otherwise like the last call,
  * the rule before the twenty-eighth session (the history starts as if

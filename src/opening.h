@@ -34,9 +34,9 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
  * (ig_decide_opening_skip_next).  Every process that finished the
  * agreement holds the same shape, so all predict alike.  (A process whose
  * agreement failed, an error of the MPI library on intergather's private
- * communicator, does not record the call: after such an error MPI's state
- * is undefined, and peers that went on are already out of step with it in
- * this call.) */
+ * communicator, does not record the call and may predict unlike its peers
+ * in any later call: after such an error MPI's state is undefined, and
+ * peers that went on are already out of step with it in this call.) */
 void ig_opening_agreed(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, const ig_shape *shape);
 
 /* In a call that skipped the round, after its agreement: where the agreed

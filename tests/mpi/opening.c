@@ -52,8 +52,8 @@
  * after it (which the round would end) lets the round run again.
  * With "alternate" (instead of the scenarios): 20 times a plain call then
  * a large one, a program alternating small and large blocks; the
- * prediction learns it, so that from the ninth call on the plain calls
- * run in the round and the large ones skip it.
+ * prediction learns it, so that from the ninth call of the alternation
+ * on the plain calls run in the round and the large ones skip it.
  * With "hard" (where the opening round applies: the MPI library would
  * leave the other processes waiting on such calls):
  *   hard-count   left rank 0 passes a send count of -1: it reports

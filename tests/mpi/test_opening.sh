@@ -38,10 +38,13 @@ done
 # round; with every scenario right after three large calls, the erroneous
 # and hard ones run on the agreed path and must end as they do after the
 # round (same classes, same bytes, no hang), and each plain call after
-# them, which the round ends, must bring the round back.  Every scenario
-# skipped is 29 skips per process (the second and third large calls of
-# each scenario, the scenario, and from the sixth on the first large
-# call too); a scenario the prediction ran in the round would lower it.
+# them, which the round ends, must bring the round back.  Per process the
+# prediction skips the round 29 times: the second and third large calls
+# before each of the 8 scenarios (16), each scenario (8), the first large
+# call before scenarios 4, 5, 7 and 8 (4: the calls before it follow a
+# pattern the rule has learnt by then) and the plain call after the
+# scenario that is itself a large call (1).  Exact for this rule: a
+# scenario run in the round lowers it (so would another rule: recount).
 if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
     run_preloaded 4 "$TESTS_BIN/opening" 1 hard after-large
     expect_pass opening
