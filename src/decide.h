@@ -138,9 +138,10 @@ int ig_decide_opening_skip_next(const ig_shape *sh, int64_t max_bytes, const ig_
  * is "large" where the round would not have ended it
  * (ig_decide_opening_skip_next of its agreed shape) and "small" otherwise
  * (it ended in the round, or its agreed shape is one the round ends, or it
- * is erroneous, empty, or has a process that cannot be served).  The next call is predicted unlike the last one only
- * where, the last three times the same two classes came, the call after
- * them was unlike the last one each time; otherwise like the last call,
+ * is erroneous, empty, or has a process that cannot be served).  The next
+ * call is predicted unlike the last one only where, the last three times
+ * the same two classes came, the call after them was unlike the last one
+ * each time; otherwise like the last call,
  * the rule before the twenty-eighth session (the history starts as if
  * after two small calls).  So a program that calls with the same sizes
  * again skips from its second large call on, as before, and one that

@@ -18,7 +18,7 @@ typedef enum {
     IG_FALLBACK_DISABLED,       /* INTERGATHER_TOPOLOGY or INTERGATHER_ALGORITHM=native */
     IG_FALLBACK_SETTINGS_DIFFER,/* processes of the communicator disagree on settings */
     IG_FALLBACK_MODEL,          /* the cost model predicts the MPI library faster */
-    IG_FALLBACK_NO_MEMORY,      /* some process could not build its receive type (serve.c) or a committed copy of it (call.c) */
+    IG_FALLBACK_NO_MEMORY,      /* some process could not build its receive type (serve.c) or copy it (call.c) */
     IG_FALLBACK_COUNT
 } ig_fallback;
 

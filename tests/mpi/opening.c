@@ -45,11 +45,12 @@
  * With "after-large", every scenario above (and the "hard" ones) comes
  * right after three large calls: where these go on to the agreement, the
  * next call on the communicator skips the opening round, predicted like
- * the last call (ig_decide_opening_predict_skip: three, so that what
- * follows two large calls is sometimes a large one and the pattern "a
- * scenario after large calls" is never learnt), so each scenario,
+ * the last call (ig_decide_opening_predict_skip), so each scenario,
  * erroneous ones included, runs on the agreed path, and each plain call
- * after it (which the round would end) lets the round run again.
+ * after it (which the round would end) lets the round run again.  Three,
+ * not one: two large calls are then followed by a large call as often as
+ * by a scenario, so the prediction never learns "a scenario after large
+ * calls" and never runs one in the round.
  * With "alternate" (instead of the scenarios): 20 times a plain call then
  * a large one, a program alternating small and large blocks; the
  * prediction learns it, so that from the ninth call of the alternation
