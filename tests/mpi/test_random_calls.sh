@@ -1,0 +1,41 @@
+#!/bin/bash
+# Random calls on which every process must take the same path.
+# scripts/soak/soak.c (built here as tests/mpi/soak, a plain MPI program run
+# under the preloaded library) makes random MPI_Allgather and
+# MPI_Allgatherv calls on inter-communicators that it creates, duplicates
+# and frees as it goes: half and full duplex, blocks of 1 byte to 1 MiB,
+# several datatypes. It compares every result byte for byte with
+# PMPI_Allgather(v) on the same arguments, and ends the job on a mismatch,
+# an error code, or a call stuck for 60 s.
+#
+# With the cost model's choices (common.sh: not oversubscribed), under Open
+# MPI, the random sizes make a random history of large and small calls on
+# each communicator, so whether a call skips the opening round is predicted
+# from that history (src/decide.c, ig_decide_opening_predict_skip). Every
+# process must predict alike: a process that skipped the round while its
+# peers ran it would wait in another step (the watchdog) or take another
+# call's blocks (a mismatch). The summaries must show calls that skipped
+# the round and calls that went on from it. The scripts/soak/run.sh
+# maintainer's run does the same with 2500 calls per split and a memory
+# check.
+. "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
+export INTERGATHER_VERBOSE=2
+calls=600
+[ "${IG_TEST_QUICK:-0}" != 1 ] || calls=200
+ig_launcher_kind
+for split in "8 3" "5 1"; do
+    read -r np left <<<"$split"
+    run_preloaded "$np" "$TESTS_BIN/soak" --calls "$calls" --seed 20261127 --left "$left" --watchdog 60
+    if ! grep -q "^SOAK-RESULT .* mismatches=0 .*verdict=PASS" "$IG_OUT"; then
+        echo "random calls at $left+$((np - left)): no passing SOAK-RESULT line" >&2
+        cat "$IG_OUT" >&2
+        exit 1
+    fi
+    if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+        expect_total skipped -gt 0
+        expect_total went-on -gt 0
+        expect_total ended -gt 0
+    fi
+    echo "ok $calls random calls at $left+$((np - left)): skipped $(summary_total skipped)," \
+        "went on $(summary_total went-on), ended $(summary_total ended) (over every process)"
+done
