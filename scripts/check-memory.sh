@@ -4,8 +4,8 @@
 #     preloaded after libasan, runs the allgather and allgatherv matrices
 #     (both topologies, and the relay forced: by default it runs between
 #     nodes only), the communicator churn and the fallbacks, a forced chain
-#     that grows its pair's room, the join plan and the opening round (also
-#     with blocks sent in pieces); any
+#     that grows its pair's room, the join plan, the opening round (also
+#     with blocks sent in pieces) and random calls (the soak program); any
 #     invalid access fails.  Leak detection is left to valgrind: Open MPI
 #     unloads its components at finalize, after which LeakSanitizer cannot
 #     tell whose allocation a leak was and blames whatever module it finds.
@@ -78,7 +78,11 @@ asan_run 4 "$top/tests/mpi/truncate" 2 20000 half
 # (its extra sender's scratch, checked jointly per call).
 INTERGATHER_ALGORITHM=chain asan_run 5 "$top/tests/mpi/nomem" 2 100000 h
 INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join asan_run 5 "$top/tests/mpi/nomem" 3 2001 h
-echo "ok asan: matrices, churn, fallbacks, early posting, opening round, relay, type order, truncation, chain, join"
+# Random calls (tests/mpi/test_random_calls.sh): random sizes, so random
+# histories for the opening round's predicted skip, and communicators
+# created and freed as the calls go.
+asan_run 8 "$top/tests/mpi/soak" --calls 300 --seed 20261127 --left 3 --watchdog 120
+echo "ok asan: matrices, churn, fallbacks, early posting, opening round, relay, type order, truncation, chain, join, random calls"
 
 echo "== valgrind memcheck"
 if ! command -v valgrind >/dev/null; then
