@@ -7,7 +7,7 @@
 #                       [--splits "NP:LEFT ..."] [--no-probes] [--no-faults]
 #                       [--out FILE] [--keep]
 #
-# 1. Soak.  soak.c (compiled here with $MPICC, default mpicc.openmpi) makes N
+# 1. Soak.  tests/mpi/soak.c (compiled here with $MPICC, default mpicc.openmpi) makes N
 #    random calls (default 2500; --quick 300) on inter-communicators between
 #    two groups of MPI_COMM_WORLD, for each split (default 2+2, 3+5, 1+4:
 #    "4:2 8:3 5:1"), once natively and once under the library per topology
@@ -118,8 +118,8 @@ unset LD_PRELOAD # native runs must be native
 work=$(mktemp -d "${TMPDIR:-/tmp}/ig-soak.XXXXXX")
 if [ $KEEP = 1 ]; then echo "logs kept in $work"; else trap 'rm -rf "$work"' EXIT; fi
 
-echo "== building soak.c with $MPICC"
-if ! "$MPICC" -O2 -g -Wall -o "$work/soak" "$here/soak.c" -ldl -lm; then
+echo "== building tests/mpi/soak.c with $MPICC"
+if ! "$MPICC" -O2 -g -Wall -o "$work/soak" "$top/tests/mpi/soak.c" -ldl -lm; then
     echo "run.sh: could not compile soak.c" >&2; exit 2
 fi
 

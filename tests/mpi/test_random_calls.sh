@@ -1,7 +1,7 @@
 #!/bin/bash
 # Random calls on which every process must take the same path.
-# scripts/soak/soak.c (built here as tests/mpi/soak, a plain MPI program run
-# under the preloaded library) makes random MPI_Allgather and
+# tests/mpi/soak.c (the soak program of scripts/soak/run.sh; a plain MPI
+# program run under the preloaded library) makes random MPI_Allgather and
 # MPI_Allgatherv calls on inter-communicators that it creates, duplicates
 # and frees as it goes: half and full duplex, blocks of 1 byte to 1 MiB,
 # several datatypes. It compares every result byte for byte with

@@ -1,7 +1,8 @@
 /*
  * soak.c: a long randomized run of MPI_Allgather / MPI_Allgatherv on
  * inter-communicators, every result compared with PMPI_Allgather(v) on the
- * same arguments.  Run by scripts/soak/run.sh (which explains the options);
+ * same arguments.  Run long by scripts/soak/run.sh (which explains the
+ * options), short by tests/mpi/test_random_calls.sh;
  * a plain MPI program, never linked to intergather: run it natively or
  * with LD_PRELOAD=libintergather.so.
  *
