@@ -58,7 +58,7 @@ all_tests=$(make -s -f Makefile -f - print-tests <<<'print-tests: ; @echo $(TEST
 dist_tests=""
 for t in $all_tests; do
     case $t in
-        tests/unit/*|tests/lint_*|tests/man/*|tests/mpi/test_fallbacks.sh|tests/mpi/test_bad_input.sh|tests/mpi/test_spawn.sh|tests/fortran/test_fortran.sh|tests/mpi/test_tag_bound.sh|tests/mpi/test_fc_bcast.sh)
+        tests/unit/*|tests/lint_*|tests/man/*|tests/mpi/test_fallbacks.sh|tests/mpi/test_bad_input.sh|tests/mpi/test_spawn.sh|tests/fortran/test_fortran.sh|tests/mpi/test_tag_bound.sh|tests/mpi/test_fc_bcast.sh|tests/mpi/test_random_calls.sh)
             dist_tests="$dist_tests $t" ;;
     esac
 done
