@@ -367,11 +367,8 @@ int main(int argc, char **argv)
         unfreed |= strcmp(argv[a], "unfreed") == 0;
     }
     c.dup_fails = dup_fails;
-    /* A datatype the MPI library cannot build goes to MPI_COMM_WORLD's
-     * error handler first (tests/mpi/fail_malloc.c injects it so); the
-     * library's joint handling follows only where that handler returns. */
     if (dup_fails)
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        test_datatype_errors_return();
     c.inter = test_intercomm(left, &c.is_left);
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
     MPI_Comm_rank(c.inter, &c.lrank);

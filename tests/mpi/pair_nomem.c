@@ -58,10 +58,7 @@ static int one_call(ig_pair *pair, const char *algorithm, int p, int count, int 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    /* A datatype the MPI library cannot build goes to MPI_COMM_WORLD's
-     * error handler first (tests/mpi/fail_malloc.c injects it so); the
-     * library's joint handling follows only where that handler returns. */
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    test_datatype_errors_return();
     if (argc < 4)
         TEST_FAIL("usage: pair_nomem P COUNT ALGORITHM...");
     int p = atoi(argv[1]), count = atoi(argv[2]), rank, in_error = 0, total = 0, call = 0;

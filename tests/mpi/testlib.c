@@ -34,6 +34,11 @@ static MPI_Comm intercomm_of(MPI_Comm comm, int left, int *is_left)
     return inter;
 }
 
+void test_datatype_errors_return(void)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
 MPI_Comm test_intercomm(int left, int *is_left)
 {
     int size;

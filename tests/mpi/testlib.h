@@ -13,6 +13,13 @@ void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((
  * and connect them.  *is_left tells which group this process is in. */
 MPI_Comm test_intercomm(int left, int *is_left);
 
+/* For the programs that inject datatype failures (fail_malloc.c): a
+ * datatype the MPI library cannot build goes to MPI_COMM_WORLD's error
+ * handler first, which this sets to MPI_ERRORS_RETURN, so that the
+ * library's joint handling of the failure follows, as in a program that
+ * set it so itself. */
+void test_datatype_errors_return(void);
+
 /* Several splits in one run: launching a job costs about a second, more
  * than most splits' cases, so a test covers a whole (p, q) matrix in one
  * launch.  SPLITS is "P+Q,P+Q,..." (or a plain number LEFT: one split, LEFT
