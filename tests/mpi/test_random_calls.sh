@@ -18,7 +18,7 @@
 # the round and calls that went on from it. The scripts/soak/run.sh
 # maintainer's run does the same with 2500 calls per split and a memory
 # check.
-# Not in the MPICH pass (scripts/test-mpich.sh): native MPICH 4.0.2, the
+# Not in the MPICH pass (scripts/mpich-excluded.txt): native MPICH 4.0.2, the
 # reference, fails on some of these derived-datatype calls.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 export INTERGATHER_VERBOSE=2
