@@ -10,9 +10,10 @@
  * ranks 0..p-1 are the senders, ranks p..size-1 the receivers.
  *
  * Buffers follow MPI_Allgather on an inter-communicator: a sender passes its
- * block (sendbuf, sendcount, sendtype) and a recvcount of 0 (its receive
- * buffer and type are then not used), a receiver a sendcount of 0 likewise
- * and (recvbuf, recvcount, recvtype), and gets block i at
+ * block (sendbuf, sendcount, sendtype), a receiver (recvbuf, recvcount,
+ * recvtype); in half duplex the side a process does not use (a sender's
+ * receive arguments, a receiver's send arguments) is ignored, count,
+ * buffer and type.  A receiver gets block i at
  * recvbuf + i * recvcount * extent(recvtype), exactly as native MPI lays it
  * out.  All functions return an MPI error code.  A call that one process
  * cannot take part in (it cannot build its buffers' datatypes, or a pair's

@@ -59,6 +59,14 @@ static int run_decided(ig_pair *pair, int full, int algorithm, ig_ring_kind sche
     ig_choice ch;
     ig_xfer x;
     ig_block rblk;
+    /* In half duplex the first group only sends and the second only
+     * receives: the other side's count, buffer and type are ignored
+     * (include/intergather.h), so that no datatype is built or queried
+     * for a side no message uses. */
+    if (!full && ig_pair_is_sender(pair))
+        rcount = 0;
+    else if (!full)
+        scount = 0;
     ig_settings_defaults(&s);
     s.mpi_allgatherv_mixed_types = ig_mpi_allgatherv_takes_mixed_types(); /* a fact of the build, as in settings.c */
     s.algorithm = algorithm;
@@ -140,9 +148,13 @@ int ig_pair_create(MPI_Comm comm, int p, ig_pair **out)
     if (p < 1 || p >= size)
         return MPI_ERR_ARG;
     rc = PMPI_Comm_dup(comm, &dup);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ig_private_comm_setup(dup);
+    if (rc == MPI_SUCCESS)
+        rc = ig_private_comm_setup(dup);
+    else
+        dup = MPI_COMM_NULL; /* undefined after an error */
+    /* Joint before adopting the pair, which reduces over the duplicate: a
+     * process without it would leave its peers there. */
+    rc = ig_err_joint(comm, rc);
     if (rc != MPI_SUCCESS) {
         ig_private_comm_free(&dup);
         return rc;

@@ -31,7 +31,6 @@ struct ig_comm_cache {
     int oversubscribed; /* some node has more of these processes than CPUs to run them (count_nodes) */
     int64_t opening_max_bytes; /* from the smallest MPI_TAG_UB of both groups (opening_plan.h) */
     ig_settings settings; /* the process's, with the model this communicator measured */
-    MPI_Comm local_group; /* on first use */
     ig_pair *direction[2]; /* [1]: the local group sends; [0]: the remote group sends; once built */
     ig_pair pairs[2];      /* their storage, kept with the cache: building one allocates nothing here */
     int64_t *records;      /* room for every process's MPI_Allgatherv view (agree.c) */
@@ -42,8 +41,7 @@ struct ig_comm_cache {
  * allocate its cache: that process took part in building the cache with
  * stand-in storage and made the settings check fail for everyone, so all
  * processes stay native on it together (settings_agree is 0 here). */
-static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .opening = MPI_COMM_NULL, .opening_memo = { .send = -1 },
-                                        .local_group = MPI_COMM_NULL };
+static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .opening = MPI_COMM_NULL, .opening_memo = { .send = -1 } };
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -113,7 +111,6 @@ static void cache_clear(ig_comm_cache *cache)
     for (int d = 0; d < 2; d++)
         if (cache->direction[d] != NULL)
             ig_pair_release(cache->direction[d]);
-    ig_private_comm_free(&cache->local_group);
     ig_opening_left_release(&cache->opening_left, cache->opening);
     ig_private_comm_free(&cache->opening);
     ig_private_comm_free(&cache->merged);
@@ -181,11 +178,13 @@ static uint64_t tag_upper_bound(void)
  * complement gives the minimum and the maximum in one call; the same
  * allreduce finds the smallest MPI_TAG_UB of both groups, which sets what
  * the opening's tags can name (under Open MPI's UCX layer 2^23 - 1, below
- * the 2^29 + 16 its tags reach for blocks of 64 MiB: opening_plan.h). */
-static int check_settings_agree(ig_comm_cache *cache)
+ * the 2^29 + 16 its tags reach for blocks of 64 MiB: opening_plan.h),
+ * and whether every process built what comes before it (local_rc): if one
+ * did not, every process returns an error (its own, or MPI_ERR_OTHER). */
+static int check_settings_agree(ig_comm_cache *cache, int local_rc)
 {
     uint64_t fp = ig_settings_fingerprint(ig_settings_get());
-    uint64_t mine[3] = { fp, ~fp, tag_upper_bound() }, all[3];
+    uint64_t mine[4] = { fp, ~fp, tag_upper_bound(), local_rc == MPI_SUCCESS }, all[4];
     /* A process that could not allocate the cache's room for the
      * agreement's records or for withdrawing an early message makes the
      * check fail for everyone, so that all stay native on this
@@ -193,7 +192,10 @@ static int check_settings_agree(ig_comm_cache *cache)
      * later call. */
     if (cache->records == NULL || cache->discard == NULL)
         mine[0] = mine[1] = 0;
-    int rc = PMPI_Allreduce(mine, all, 3, MPI_UINT64_T, MPI_MIN, cache->merged);
+    int rc = PMPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_MIN, cache->merged);
+    /* A step before this one failed here (its error), or elsewhere only. */
+    if (local_rc != MPI_SUCCESS || (rc == MPI_SUCCESS && all[3] == 0))
+        return local_rc != MPI_SUCCESS ? local_rc : MPI_ERR_OTHER;
     cache->settings_agree = rc == MPI_SUCCESS && all[0] == ~all[1];
     cache->opening_max_bytes = rc == MPI_SUCCESS ? ig_opening_max_bytes((int64_t)all[2]) : 0;
     if (rc == MPI_SUCCESS && cache->opening_max_bytes < IG_OPENING_MAX_BYTES && ig_settings_get()->verbose >= 2 &&
@@ -242,45 +244,73 @@ static int node_cpus(MPI_Comm node, int *cpus)
 #endif
 }
 
+/* Where the node split left this process: its rank and its node's size
+ * (node rank 0 is the node's leader), and whether merged rank 0 shares
+ * its node. */
+typedef struct {
+    int node_rank, node_size, with_rank_zero;
+} node_place;
+
+static node_place place_on_node(MPI_Comm merged, MPI_Comm node)
+{
+    MPI_Group merged_group, node_group;
+    int zero = 0, zero_here = MPI_UNDEFINED;
+    node_place at = { 0, 1, 0 };
+    PMPI_Comm_rank(node, &at.node_rank);
+    PMPI_Comm_size(node, &at.node_size);
+    PMPI_Comm_group(merged, &merged_group);
+    PMPI_Comm_group(node, &node_group);
+    PMPI_Group_translate_ranks(merged_group, 1, &zero, node_group, &zero_here);
+    PMPI_Group_free(&merged_group);
+    PMPI_Group_free(&node_group);
+    at.with_rank_zero = zero_here != MPI_UNDEFINED;
+    return at;
+}
+
 /* Which processes share a node, asked once per communicator: the cost
  * model has one set of parameters between nodes and one within.  Every
  * process gets the same count and the same first process off rank 0's
  * node, so the decision that reads them stays joint.  (On
  * the emulated cluster each network namespace must be its own node: there
- * the launcher starts one process per host name.) */
+ * the launcher starts one process per host name.)
+ *
+ * Every process takes part in every step whatever failed before it
+ * (MPICH's errflag): a process whose node split failed still joins both
+ * reductions over the merged communicator and says so in the first, and
+ * then no process reduces over its node (whose communicator might then
+ * lack a member), and all return an error together; where one returned
+ * early, its peers waited in the reduction while it went on to its next
+ * call. */
 static int count_nodes(ig_comm_cache *cache)
 {
-    MPI_Comm node;
-    MPI_Group merged_group, node_group;
-    int rank, node_rank = 0, node_size = 1, cpus = INT_MAX, zero = 0, zero_here = MPI_UNDEFINED;
+    MPI_Comm node = MPI_COMM_NULL;
+    int rank, cpus = INT_MAX;
+    node_place at = { 0, 1, 0 };
     PMPI_Comm_rank(cache->merged, &rank);
     int rc = PMPI_Comm_split_type(cache->merged, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    PMPI_Comm_rank(node, &node_rank);
-    PMPI_Comm_size(node, &node_size);
-    rc = node_cpus(node, &cpus);
-    PMPI_Comm_group(cache->merged, &merged_group);
-    PMPI_Comm_group(node, &node_group);
-    PMPI_Group_translate_ranks(merged_group, 1, &zero, node_group, &zero_here);
-    PMPI_Group_free(&merged_group);
-    PMPI_Group_free(&node_group);
-    PMPI_Comm_free(&node);
+    if (rc == MPI_SUCCESS)
+        at = place_on_node(cache->merged, node);
+    else
+        node = MPI_COMM_NULL; /* undefined after an error */
+    /* The first rank off rank 0's node and whether every split succeeded
+     * (both minima); then, only if so, the node's CPUs. */
+    int mins[2] = { at.with_rank_zero ? INT_MAX : rank, rc == MPI_SUCCESS }, minima[2] = { INT_MAX, 0 };
+    ig_err_keep(&rc, PMPI_Allreduce(mins, minima, 2, MPI_INT, MPI_MIN, cache->merged));
+    if (minima[1] == 1)
+        ig_err_keep(&rc, node_cpus(node, &cpus));
+    if (node != MPI_COMM_NULL)
+        PMPI_Comm_free(&node);
     /* How many nodes and how many of them oversubscribed (sums over node
-     * leaders), how many processes failed on their node (so that all fail
+     * leaders) and how many processes failed so far (so that all fail
      * together: a process alone without its cache would leave its peers
-     * waiting in the call) and the first rank off rank 0's node (a
-     * minimum): two reductions, once per communicator, every process
-     * taking part. */
-    int leader = node_rank == 0;
-    int sums[3] = { leader, leader && node_size > cpus, rc != MPI_SUCCESS }, summed[3] = { 0, 0, 1 };
-    int first = zero_here == MPI_UNDEFINED ? rank : INT_MAX;
+     * waiting in the call). */
+    int leader = at.node_rank == 0;
+    int sums[3] = { leader, leader && at.node_size > cpus, rc != MPI_SUCCESS }, summed[3] = { 0, 0, 1 };
     ig_err_keep(&rc, PMPI_Allreduce(sums, summed, 3, MPI_INT, MPI_SUM, cache->merged));
-    ig_err_keep(&rc, PMPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, cache->merged));
     if (summed[2] > 0)
         ig_err_keep(&rc, MPI_ERR_OTHER);
     cache->nodes = summed[0];
-    cache->other_node = first == INT_MAX ? 1 : first;
+    cache->other_node = minima[0] == INT_MAX ? 1 : minima[0];
     const ig_settings *s = ig_settings_get();
     cache->oversubscribed = s->oversubscribed == IG_OVERSUBSCRIBED_AUTO ? summed[1] > 0
                                                                        : s->oversubscribed == IG_OVERSUBSCRIBED_YES;
@@ -330,10 +360,8 @@ static int measure_model(ig_comm_cache *cache)
  * creation on first use, which reports it in that call as before. */
 static void build_every_private_comm(ig_comm_cache *cache)
 {
-    MPI_Comm group;
     ig_pair *pair;
     int low = ig_comm_cache_local_is_low(cache);
-    ig_comm_cache_local_group(cache, &group);
     for (int direction = 0; direction < 2; direction++)
         if (ig_comm_cache_pair(cache, direction == 0 ? low : !low, &pair) == MPI_SUCCESS) {
             ig_pair_fc_prepare(pair);
@@ -346,7 +374,7 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
     ig_comm_cache stand_in = { 0 }, *cache = calloc(1, sizeof *cache);
     if (cache == NULL)
         cache = &stand_in; /* without records: the settings check fails for all */
-    cache->merged = cache->local_group = cache->opening = MPI_COMM_NULL;
+    cache->merged = cache->opening = MPI_COMM_NULL;
     cache->opening_memo.send = -1;
     PMPI_Comm_size(inter, &cache->local_size);
     PMPI_Comm_remote_size(inter, &cache->remote_size);
@@ -360,16 +388,20 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_rank(cache->merged, &merged_rank);
     cache->local_is_low = merged_rank == cache->local_rank; /* the high group starts at remote_size >= 1 */
-    if (rc == MPI_SUCCESS)
-        rc = ig_private_comm_setup(cache->merged);
-    /* A split, not a dup: a dup would run the program's attribute copy
-     * callbacks on intergather's communicator. */
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_split(inter, 0, cache->local_rank, &cache->opening);
-    if (rc == MPI_SUCCESS)
-        rc = ig_private_comm_setup(cache->opening);
-    if (rc == MPI_SUCCESS)
-        rc = check_settings_agree(cache);
+    /* From the merge on, every process takes every step and the settings
+     * check tells all whether one failed (a process that failed to split
+     * alone would leave its peers in the check's reduction). */
+    if (rc == MPI_SUCCESS) {
+        ig_err_keep(&rc, ig_private_comm_setup(cache->merged));
+        /* A split, not a dup: a dup would run the program's attribute
+         * copy callbacks on intergather's communicator. */
+        int split = PMPI_Comm_split(inter, 0, cache->local_rank, &cache->opening);
+        if (split != MPI_SUCCESS)
+            cache->opening = MPI_COMM_NULL; /* undefined after an error */
+        ig_err_keep(&rc, split);
+        ig_err_keep(&rc, ig_private_comm_setup(cache->opening));
+        rc = check_settings_agree(cache, rc);
+    }
     if (rc == MPI_SUCCESS)
         rc = count_nodes(cache);
     if (rc == MPI_SUCCESS)
@@ -432,19 +464,6 @@ int ig_comm_cache_local_is_low(const ig_comm_cache *cache)
 int ig_comm_cache_local_rank(const ig_comm_cache *cache)
 {
     return cache->local_rank;
-}
-
-int ig_comm_cache_local_group(ig_comm_cache *cache, MPI_Comm *group)
-{
-    int rc = MPI_SUCCESS;
-    if (cache->local_group == MPI_COMM_NULL) {
-        rc = PMPI_Comm_split(cache->merged, ig_comm_cache_local_is_low(cache), cache->local_rank,
-                             &cache->local_group);
-        if (rc == MPI_SUCCESS)
-            rc = ig_private_comm_setup(cache->local_group);
-    }
-    *group = cache->local_group;
-    return rc;
 }
 
 int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_size; }
@@ -511,6 +530,11 @@ int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **out)
     int rc = PMPI_Comm_split(cache->merged, 0, key, &ordered);
     if (rc == MPI_SUCCESS)
         rc = ig_private_comm_setup(ordered);
+    else
+        ordered = MPI_COMM_NULL; /* undefined after an error */
+    /* Joint before adopting the pair, which reduces over the new
+     * communicator: a process without it would leave its peers there. */
+    rc = ig_err_joint(cache->merged, rc);
     if (rc == MPI_SUCCESS)
         rc = ig_pair_adopt(ordered, p, requests, ints, &cache->pairs[d]);
     if (rc != MPI_SUCCESS) {

@@ -59,10 +59,6 @@ int ig_comm_cache_local_is_low(const ig_comm_cache *cache);
 /* This process's rank in its own group of the inter-communicator. */
 int ig_comm_cache_local_rank(const ig_comm_cache *cache);
 
-/* A private communicator of this process's own group (built collectively,
- * by both groups, at first use). */
-int ig_comm_cache_local_group(ig_comm_cache *cache, MPI_Comm *group);
-
 int ig_comm_cache_local_size(const ig_comm_cache *cache);
 
 /* The sizes of the low and high groups in n[0], n[1]; returns this

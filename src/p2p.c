@@ -69,3 +69,14 @@ int ig_bcast_binomial(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm
     ig_err_keep(&rc, ig_waitall(children, sends));
     return rc;
 }
+
+int ig_err_joint(MPI_Comm comm, int rc)
+{
+    int ok = rc == MPI_SUCCESS, all_ok = 0;
+    int reduced = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (reduced != MPI_SUCCESS)
+        return reduced;
+    return all_ok ? MPI_SUCCESS : MPI_ERR_OTHER;
+}

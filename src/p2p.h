@@ -38,4 +38,11 @@ static inline void ig_err_keep(int *first, int rc)
         *first = rc;
 }
 
+/* The same across the processes of comm, for a step after which a
+ * process that failed alone would leave its peers waiting (it lacks a
+ * communicator they go on to use): every process learns whether all
+ * succeeded.  Returns rc where it failed here, MPI_ERR_OTHER where it
+ * failed elsewhere only, or the reduction's own error.  Collective. */
+int ig_err_joint(MPI_Comm comm, int rc);
+
 #endif

@@ -1,5 +1,6 @@
 #include "pair.h"
 
+#include "p2p.h"
 #include "stats.h"
 
 #include <assert.h>
@@ -182,9 +183,12 @@ int ig_pair_fc_prepare(ig_pair *pair)
     if (pair->fc_ready)
         return MPI_SUCCESS;
     ig_fc_plan(pair->p, pair->q, pair->rank, &pair->fc);
+    /* Both splits on every process, whatever the first gave, and then
+     * joint: a process without one of them would not run the steps on it
+     * that its peers wait in. */
     int rc = split_or_null(pair->comm, pair->fc.bcast_color, pair->fc.bcast_key, &pair->fc_bcast);
-    if (rc == MPI_SUCCESS)
-        rc = split_or_null(pair->comm, pair->fc.gather_color, pair->fc.gather_key, &pair->fc_gather);
+    ig_err_keep(&rc, split_or_null(pair->comm, pair->fc.gather_color, pair->fc.gather_key, &pair->fc_gather));
+    rc = ig_err_joint(pair->comm, rc);
     pair->fc_ready = rc == MPI_SUCCESS;
     if (!pair->fc_ready) { /* the next call splits again: nothing of this one kept */
         ig_private_comm_free(&pair->fc_bcast);
@@ -197,5 +201,9 @@ int ig_pair_side_prepare(ig_pair *pair)
 {
     if (pair->side != MPI_COMM_NULL)
         return MPI_SUCCESS;
-    return split_or_null(pair->comm, ig_pair_is_sender(pair) ? 0 : 1, pair->rank, &pair->side);
+    int rc = ig_err_joint(pair->comm, split_or_null(pair->comm, ig_pair_is_sender(pair) ? 0 : 1, pair->rank,
+                                                    &pair->side));
+    if (rc != MPI_SUCCESS) /* the next call splits again */
+        ig_private_comm_free(&pair->side);
+    return rc;
 }

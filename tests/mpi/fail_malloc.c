@@ -25,6 +25,19 @@
  *                             libintergather calls, reported as
  *                             "fail_malloc: PMPI_Type_dup(1) failed in
  *                             world rank RANK"
+ *   IG_TEST_FAIL_SPLIT_TYPE_RANK  the world rank in which every
+ *                             PMPI_Comm_split_type libintergather calls
+ *                             fails after taking part in the split (as
+ *                             an MPI library out of memory while setting
+ *                             up the new communicator would), reported as
+ *                             "fail_malloc: PMPI_Comm_split_type(1)
+ *                             failed in world rank RANK"
+ *   IG_TEST_FAIL_SPLIT_RANK   the world rank in which one PMPI_Comm_split
+ *   IG_TEST_FAIL_SPLIT_NTH    libintergather calls, the NTH (from 1),
+ *                             fails after taking part in the split, as
+ *                             above; reported as "fail_malloc:
+ *                             PMPI_Comm_split(NTH) failed in world rank
+ *                             RANK"
  *   IG_TEST_TRACE_ALLOC=1     report every allocation libintergather makes,
  *                             as "fail_malloc: trace FUNCTION(SIZE) in world
  *                             rank RANK", so that a test can list the sizes
@@ -123,9 +136,9 @@ void *calloc(size_t count, size_t size)
     return fails(&calloc_failure, "calloc", bytes, __builtin_return_address(0)) ? NULL : __libc_calloc(count, size);
 }
 
-/* Whether a datatype constructor libintergather calls at `caller` fails
+/* Whether an MPI call libintergather makes at `caller` fails
  * here (in the world rank `rank_var` names); reports it if so. */
-static int type_fails(const char *rank_var, const char *function, int count, void *caller)
+static int mpi_call_fails(const char *rank_var, const char *function, int count, void *caller)
 {
     const char *rank = getenv(rank_var), *mine = world_rank();
     if (rank == NULL || mine == NULL || strtoul(rank, NULL, 10) != strtoul(mine, NULL, 10) ||
@@ -154,7 +167,7 @@ static int no_memory_for_a_type(void)
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static int (*next)(int, MPI_Datatype, MPI_Datatype *);
-    if (type_fails("IG_TEST_FAIL_TYPE_RANK", "PMPI_Type_contiguous", count, __builtin_return_address(0)))
+    if (mpi_call_fails("IG_TEST_FAIL_TYPE_RANK", "PMPI_Type_contiguous", count, __builtin_return_address(0)))
         return no_memory_for_a_type();
     if (next == NULL)
         *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Type_contiguous");
@@ -164,9 +177,49 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static int (*next)(MPI_Datatype, MPI_Datatype *);
-    if (type_fails("IG_TEST_FAIL_TYPE_DUP_RANK", "PMPI_Type_dup", 1, __builtin_return_address(0)))
+    if (mpi_call_fails("IG_TEST_FAIL_TYPE_DUP_RANK", "PMPI_Type_dup", 1, __builtin_return_address(0)))
         return no_memory_for_a_type();
     if (next == NULL)
         *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Type_dup");
     return next(oldtype, newtype);
+}
+
+/* A split that ran (it is collective: the other processes wait in it for
+ * this one) fails here: its communicator is freed and the failure
+ * reported as the MPI library reports an error of a call on a
+ * communicator, to that communicator's error handler (libintergather's
+ * private ones return errors). */
+static int split_failed(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    if (*newcomm != MPI_COMM_NULL)
+        PMPI_Comm_free(newcomm);
+    PMPI_Comm_call_errhandler(comm, MPI_ERR_NO_MEM);
+    return MPI_ERR_NO_MEM;
+}
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    static int (*next)(MPI_Comm, int, int, MPI_Info, MPI_Comm *);
+    if (next == NULL)
+        *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Comm_split_type");
+    int rc = next(comm, split_type, key, info, newcomm);
+    if (rc != MPI_SUCCESS ||
+        !mpi_call_fails("IG_TEST_FAIL_SPLIT_TYPE_RANK", "PMPI_Comm_split_type", 1, __builtin_return_address(0)))
+        return rc;
+    return split_failed(comm, newcomm);
+}
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    static int (*next)(MPI_Comm, int, int, MPI_Comm *);
+    static unsigned long calls; /* libintergather's, in this process */
+    if (next == NULL)
+        *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Comm_split");
+    int rc = next(comm, color, key, newcomm);
+    const char *nth = getenv("IG_TEST_FAIL_SPLIT_NTH");
+    void *caller = __builtin_return_address(0);
+    if (rc != MPI_SUCCESS || nth == NULL || !from_intergather(caller) || ++calls != strtoul(nth, NULL, 10) ||
+        !mpi_call_fails("IG_TEST_FAIL_SPLIT_RANK", "PMPI_Comm_split", (int)calls, caller))
+        return rc;
+    return split_failed(comm, newcomm);
 }

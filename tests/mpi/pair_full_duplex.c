@@ -8,6 +8,11 @@
  * (decide.c, ig_decide_on_one_pair).  Linked against the library, as
  * pair_nomem.c.
  *
+ * And in half duplex, every algorithm by name once per split with the side
+ * a process does not use given as count 7, buffer NULL and type
+ * MPI_DATATYPE_NULL: the header says it is ignored; the library once
+ * queried a sender's receive type when its count was positive.
+ *
  * Usage: pair_full_duplex          (prints "PASS pair_full_duplex")
  */
 #include "intergather.h"
@@ -57,6 +62,37 @@ static void one_call(ig_pair *pair, const char *algorithm, int p, int mine, int 
     free(rbuf);
 }
 
+/* One half-duplex call (the first group sends `count` ints) in which
+ * each process passes nonsense for the side it does not use. */
+static void half_duplex_call(ig_pair *pair, const char *algorithm, int p, int count, int call)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int sender = rank < p;
+    size_t rlen = (size_t)count * (size_t)p;
+    int *sbuf = malloc(sizeof(int) * (size_t)count), *rbuf = malloc(sizeof(int) * (rlen + 1));
+    if (sbuf == NULL || rbuf == NULL)
+        TEST_FAIL("out of memory in the test program");
+    for (int i = 0; i < count; i++)
+        sbuf[i] = pattern(rank, call, i);
+    for (size_t i = 0; i < rlen + 1; i++)
+        rbuf[i] = -1;
+    int rc = sender ? ig_pair_allgather_algorithm(pair, algorithm, 0, sbuf, count, MPI_INT, NULL, 7,
+                                                  MPI_DATATYPE_NULL)
+                    : ig_pair_allgather_algorithm(pair, algorithm, 0, NULL, 7, MPI_DATATYPE_NULL, rbuf, count,
+                                                  MPI_INT);
+    if (rc != MPI_SUCCESS)
+        TEST_FAIL("half duplex %s, p=%d: rank %d got error %d", algorithm, p, rank, rc);
+    for (size_t i = 0; !sender && i < rlen; i++)
+        if (rbuf[i] != pattern((int)(i / (size_t)count), call, (int)(i % (size_t)count)))
+            TEST_FAIL("half duplex %s, p=%d: rank %d, int %zu: %d, want %d", algorithm, p, rank, i, rbuf[i],
+                      pattern((int)(i / (size_t)count), call, (int)(i % (size_t)count)));
+    if (rbuf[rlen] != -1)
+        TEST_FAIL("half duplex %s, p=%d: rank %d: written past its receive buffer", algorithm, p, rank);
+    free(sbuf);
+    free(rbuf);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -79,6 +115,8 @@ int main(int argc, char **argv)
                 int mine = blocks[b][first ? 0 : 1], theirs = blocks[b][first ? 1 : 0];
                 one_call(pair, algorithms[a], p, mine, theirs, call++);
             }
+        for (size_t a = 0; algorithms[a] != NULL; a++)
+            half_duplex_call(pair, algorithms[a], p, 20000, call++);
         ig_pair_free(&pair);
     }
     MPI_Barrier(MPI_COMM_WORLD);

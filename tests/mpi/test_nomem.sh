@@ -161,3 +161,50 @@ for rank in none 3; do
     fi
     echo "ok pair API, types fail in world rank $rank"
 done
+
+# A process whose node split fails (fail_malloc.c's
+# IG_TEST_FAIL_SPLIT_TYPE_RANK: after taking part in it), in the first
+# call on an inter-communicator while intergather builds its state there
+# (src/comm_cache.c, count_nodes): every process's call fails together and
+# none waits for another (the state is not kept, so every call tries
+# again and fails alike), where the failed process used to leave its
+# peers in a reduction.
+for rank in 0 2; do
+    ig_launch 5 LD_PRELOAD="$FAILLIB $IG_LIB" IG_TEST_FAIL_SPLIT_TYPE_RANK="$rank" -- \
+        "$TESTS_BIN/nomem" 2 101 hf </dev/null
+    expect_pass nomem
+    grep -q "^fail_malloc: PMPI_Comm_split_type(1) failed in world rank $rank\$" "$IG_OUT" ||
+        { echo "no node split failed in world rank $rank" >&2; exit 1; }
+    # 4 calls on each of 5 processes, all in error together.
+    [ "$(calls_in_error)" = 20 ] || { echo "node split: $(calls_in_error) calls in error, want 20" >&2; exit 1; }
+    echo "ok node split fails in world rank $rank"
+done
+
+# A process whose NTH communicator split fails (fail_malloc.c's
+# IG_TEST_FAIL_SPLIT_RANK and _NTH: after taking part in it), for every
+# split libintergather makes in that process, in the first call (its
+# state) or in a later one (a pair's communicators, rebuilt on first use
+# when building them in the first call failed).  Every run must end with
+# every call an error or exactly the blocks sent, and a call in error must
+# be in error on every process (a multiple of 5 calls): each creation
+# tells all processes whether one failed before any goes on to use what
+# it created (src/p2p.c, ig_err_joint).
+# NP LEFT COUNT KINDS SETTINGS
+for scenario in "5 2 101 hfv -" "5 2 2001 hf INTERGATHER_ALGORITHM=fc" \
+                "5 3 2001 f INTERGATHER_ALGORITHM=full-duplex"; do
+    read -r np left count kinds setting <<<"$scenario"
+    for rank in 0 "$left"; do
+        nth=1
+        while :; do
+            launch "$np" "$left" "$count" "$kinds" "$setting" \
+                IG_TEST_FAIL_SPLIT_RANK="$rank" IG_TEST_FAIL_SPLIT_NTH="$nth" </dev/null
+            grep -q "^fail_malloc: PMPI_Comm_split($nth) failed in world rank $rank\$" "$IG_OUT" || break
+            [ $(($(calls_in_error) % np)) = 0 ] ||
+                { echo "split $nth in world rank $rank: $(calls_in_error) calls in error, not on every process alike ($scenario)" >&2
+                  cat "$IG_OUT" >&2; exit 1; }
+            nth=$((nth + 1))
+        done
+        [ "$nth" -gt 3 ] || { echo "only $((nth - 1)) splits failed in world rank $rank ($scenario)" >&2; exit 1; }
+        echo "ok each of $((nth - 1)) splits fails in world rank $rank: $scenario"
+    done
+done
