@@ -52,7 +52,9 @@ typedef enum {
 /* Collective over comm.  The pair keeps private duplicates, so comm may be
  * freed afterwards and no internal message can match a user's receive.  If
  * any process cannot allocate the pair, every process returns
- * MPI_ERR_NO_MEM and gets no pair. */
+ * MPI_ERR_NO_MEM and gets no pair; if the duplicate fails in some process,
+ * that process returns its error, the others MPI_ERR_OTHER, and none gets
+ * a pair. */
 INTERGATHER_API int ig_pair_create(MPI_Comm comm, int p, ig_pair **pair);
 INTERGATHER_API int ig_pair_free(ig_pair **pair);
 INTERGATHER_API int ig_pair_senders(const ig_pair *pair);

@@ -113,8 +113,10 @@ int ig_net_measure(MPI_Comm comm, int a, int b, ig_cost_params *model, int *meas
     PMPI_Comm_rank(comm, &me);
     if (me == a || me == b)
         measure_pair(comm, me, a, b, result);
-    /* Everyone takes a's numbers, whatever b's timings said. */
-    int rc = PMPI_Bcast(result, 4, MPI_DOUBLE, a, comm);
+    /* Everyone takes a's numbers, whatever b's timings said; and learns
+     * whether the broadcast reached all, so that no process keeps the
+     * communicator's state where another fails to build it. */
+    int rc = ig_err_joint(comm, PMPI_Bcast(result, 4, MPI_DOUBLE, a, comm));
     *measured = rc == MPI_SUCCESS && result[0] != 0;
     if (*measured)
         *model = (ig_cost_params){ .ts = result[1], .tw = result[2], .to = result[3],

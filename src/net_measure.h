@@ -19,7 +19,10 @@
  * processes a and b measure the link between them; on return every
  * process has the same *model and *measured (1; 0 where a or b could not
  * measure, and then *model is left as it was, e.g. the setting's value).
- * Returns an MPI error only if the final broadcast failed. */
+ * Returns an MPI error only if the final broadcast, or the reduction that
+ * tells every process whether it reached all, failed; a failed broadcast
+ * fails every process (its error where it failed, MPI_ERR_OTHER
+ * elsewhere). */
 int ig_net_measure(MPI_Comm comm, int a, int b, ig_cost_params *model, int *measured);
 
 /* (The fit from timings to parameters is pure: ig_cost_fit, cost_model.h.) */

@@ -32,12 +32,16 @@
  *                             up the new communicator would), reported as
  *                             "fail_malloc: PMPI_Comm_split_type(1)
  *                             failed in world rank RANK"
- *   IG_TEST_FAIL_SPLIT_RANK   the world rank in which one PMPI_Comm_split
- *   IG_TEST_FAIL_SPLIT_NTH    libintergather calls, the NTH (from 1),
- *                             fails after taking part in the split, as
- *                             above; reported as "fail_malloc:
- *                             PMPI_Comm_split(NTH) failed in world rank
+ *   IG_TEST_FAIL_SPLIT_RANK   the world rank in which the PMPI_Comm_split
+ *   IG_TEST_FAIL_SPLIT_NTH    calls of libintergather's that NTH lists
+ *                             (numbers from 1, separated by commas) fail
+ *                             after taking part in the split, as above;
+ *                             each reported as "fail_malloc:
+ *                             PMPI_Comm_split(N) failed in world rank
  *                             RANK"
+ *   IG_TEST_FAIL_BCAST_RANK   the same for PMPI_Bcast (after the
+ *   IG_TEST_FAIL_BCAST_NTH    broadcast ran), "fail_malloc:
+ *                             PMPI_Bcast(NTH) failed in world rank RANK"
  *   IG_TEST_TRACE_ALLOC=1     report every allocation libintergather makes,
  *                             as "fail_malloc: trace FUNCTION(SIZE) in world
  *                             rank RANK", so that a test can list the sizes
@@ -184,17 +188,47 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     return next(oldtype, newtype);
 }
 
-/* A split that ran (it is collective: the other processes wait in it for
- * this one) fails here: its communicator is freed and the failure
- * reported as the MPI library reports an error of a call on a
- * communicator, to that communicator's error handler (libintergather's
- * private ones return errors). */
+/* A collective call on comm that ran (the other processes wait in it for
+ * this one) fails here, reported as the MPI library reports an error of a
+ * call on a communicator: to that communicator's error handler
+ * (libintergather's private ones return errors). */
+static int collective_failed(MPI_Comm comm, int error)
+{
+    PMPI_Comm_call_errhandler(comm, error);
+    return error;
+}
+
+/* The same for a split: its communicator is freed first. */
 static int split_failed(MPI_Comm comm, MPI_Comm *newcomm)
 {
     if (*newcomm != MPI_COMM_NULL)
         PMPI_Comm_free(newcomm);
-    PMPI_Comm_call_errhandler(comm, MPI_ERR_NO_MEM);
-    return MPI_ERR_NO_MEM;
+    return collective_failed(comm, MPI_ERR_NO_MEM);
+}
+
+/* Whether `n` is one of the numbers of the comma-separated `list`. */
+static int listed(const char *list, unsigned long n)
+{
+    for (char *end; *list != '\0'; list = *end == ',' ? end + 1 : end) {
+        unsigned long item = strtoul(list, &end, 10);
+        if (end == list)
+            return 0;
+        if (item == n)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether this call, the *calls-th that libintergather made of `function`
+ * in this process (counted here; `caller` is where it was made), is one
+ * that `nth_var` lists, in the world rank `rank_var` names; reports it if
+ * so. */
+static int nth_call_fails(const char *rank_var, const char *nth_var, const char *function, unsigned long *calls,
+                          void *caller)
+{
+    const char *nth = getenv(nth_var);
+    return nth != NULL && from_intergather(caller) && listed(nth, ++*calls) &&
+           mpi_call_fails(rank_var, function, (int)*calls, caller);
 }
 
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
@@ -216,10 +250,21 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     if (next == NULL)
         *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Comm_split");
     int rc = next(comm, color, key, newcomm);
-    const char *nth = getenv("IG_TEST_FAIL_SPLIT_NTH");
-    void *caller = __builtin_return_address(0);
-    if (rc != MPI_SUCCESS || nth == NULL || !from_intergather(caller) || ++calls != strtoul(nth, NULL, 10) ||
-        !mpi_call_fails("IG_TEST_FAIL_SPLIT_RANK", "PMPI_Comm_split", (int)calls, caller))
+    if (rc != MPI_SUCCESS || !nth_call_fails("IG_TEST_FAIL_SPLIT_RANK", "IG_TEST_FAIL_SPLIT_NTH", "PMPI_Comm_split",
+                                             &calls, __builtin_return_address(0)))
         return rc;
     return split_failed(comm, newcomm);
+}
+
+int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    static int (*next)(void *, int, MPI_Datatype, int, MPI_Comm);
+    static unsigned long calls; /* libintergather's, in this process */
+    if (next == NULL)
+        *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Bcast");
+    int rc = next(buf, count, type, root, comm);
+    if (rc != MPI_SUCCESS || !nth_call_fails("IG_TEST_FAIL_BCAST_RANK", "IG_TEST_FAIL_BCAST_NTH", "PMPI_Bcast",
+                                             &calls, __builtin_return_address(0)))
+        return rc;
+    return collective_failed(comm, MPI_ERR_OTHER);
 }

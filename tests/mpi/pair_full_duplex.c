@@ -27,6 +27,20 @@ static int pattern(int world_rank, int call, int i)
     return world_rank * 1000003 + call * 7919 + i;
 }
 
+/* A send buffer of `mine` ints of this call's pattern and a receive
+ * buffer of rlen ints and one guard, all -1. */
+static void make_buffers(int rank, int call, int mine, size_t rlen, int **sbuf, int **rbuf)
+{
+    *sbuf = malloc(sizeof(int) * ((size_t)mine + 1));
+    *rbuf = malloc(sizeof(int) * (rlen + 1));
+    if (*sbuf == NULL || *rbuf == NULL)
+        TEST_FAIL("out of memory in the test program");
+    for (int i = 0; i < mine; i++)
+        (*sbuf)[i] = pattern(rank, call, i);
+    for (size_t i = 0; i < rlen + 1; i++)
+        (*rbuf)[i] = -1;
+}
+
 /* One call: this process sends `mine` ints and receives `theirs` ints
  * from each of the `remote` processes of the other group. */
 static void one_call(ig_pair *pair, const char *algorithm, int p, int mine, int theirs, int call)
@@ -36,13 +50,8 @@ static void one_call(ig_pair *pair, const char *algorithm, int p, int mine, int 
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int first = rank < p, remote = first ? size - p : p, base = first ? p : 0;
     size_t rlen = (size_t)theirs * (size_t)remote;
-    int *sbuf = malloc(sizeof(int) * ((size_t)mine + 1)), *rbuf = malloc(sizeof(int) * (rlen + 1));
-    if (sbuf == NULL || rbuf == NULL)
-        TEST_FAIL("out of memory in the test program");
-    for (int i = 0; i < mine; i++)
-        sbuf[i] = pattern(rank, call, i);
-    for (size_t i = 0; i < rlen + 1; i++)
-        rbuf[i] = -1;
+    int *sbuf, *rbuf;
+    make_buffers(rank, call, mine, rlen, &sbuf, &rbuf);
     int rc = algorithm != NULL
                  ? ig_pair_allgather_algorithm(pair, algorithm, 1, sbuf, mine, MPI_INT, rbuf, theirs, MPI_INT)
                  : ig_pair_allgather_fd(pair, sbuf, mine, MPI_INT, rbuf, theirs, MPI_INT);
@@ -70,13 +79,8 @@ static void half_duplex_call(ig_pair *pair, const char *algorithm, int p, int co
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     int sender = rank < p;
     size_t rlen = (size_t)count * (size_t)p;
-    int *sbuf = malloc(sizeof(int) * (size_t)count), *rbuf = malloc(sizeof(int) * (rlen + 1));
-    if (sbuf == NULL || rbuf == NULL)
-        TEST_FAIL("out of memory in the test program");
-    for (int i = 0; i < count; i++)
-        sbuf[i] = pattern(rank, call, i);
-    for (size_t i = 0; i < rlen + 1; i++)
-        rbuf[i] = -1;
+    int *sbuf, *rbuf;
+    make_buffers(rank, call, count, rlen, &sbuf, &rbuf);
     int rc = sender ? ig_pair_allgather_algorithm(pair, algorithm, 0, sbuf, count, MPI_INT, NULL, 7,
                                                   MPI_DATATYPE_NULL)
                     : ig_pair_allgather_algorithm(pair, algorithm, 0, NULL, 7, MPI_DATATYPE_NULL, rbuf, count,

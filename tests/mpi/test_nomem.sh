@@ -180,31 +180,71 @@ for rank in 0 2; do
     echo "ok node split fails in world rank $rank"
 done
 
-# A process whose NTH communicator split fails (fail_malloc.c's
-# IG_TEST_FAIL_SPLIT_RANK and _NTH: after taking part in it), for every
-# split libintergather makes in that process, in the first call (its
-# state) or in a later one (a pair's communicators, rebuilt on first use
-# when building them in the first call failed).  Every run must end with
-# every call an error or exactly the blocks sent, and a call in error must
-# be in error on every process (a multiple of 5 calls): each creation
-# tells all processes whether one failed before any goes on to use what
-# it created (src/p2p.c, ig_err_joint).
+# A process whose communicator splits fail (fail_malloc.c's
+# IG_TEST_FAIL_SPLIT_RANK and _NTH: after taking part in them).  The
+# first call on an inter-communicator makes 9 splits in each process
+# (src/comm_cache.c): the opening communicator, then per direction its
+# pair, fc's broadcast and gather groups and the full-duplex side.  Each
+# creation tells every process whether one failed before any uses it
+# (src/p2p.c, ig_err_joint), so that in every run below each call is
+# either in error on every process or correct on every process:
+# - split 1 (the opening communicator, the call's own state): the first
+#   call is in error on all 5 processes and the next builds it again;
+# - splits 2 to 9 (built ahead for later calls): no call is in error;
+#   what failed is built again, jointly, where a call first needs it;
+# - splits 2 to 9 and split 10, the first split of that rebuilding: the
+#   call that needed it is in error on every process (where no call needed
+#   anything that failed, split 10 never happens and no call is in error).
+# Forced algorithms, which need the pair's communicators (the default
+# decision serves these calls in the opening round and needs none).
+# IG_TEST_QUICK=1 (make distcheck, the MPICH pass): fc only, one process.
 # NP LEFT COUNT KINDS SETTINGS
-for scenario in "5 2 101 hfv -" "5 2 2001 hf INTERGATHER_ALGORITHM=fc" \
-                "5 3 2001 f INTERGATHER_ALGORITHM=full-duplex"; do
+splits=9
+scenarios=("5 2 2001 hf INTERGATHER_ALGORITHM=fc" "5 3 2001 f INTERGATHER_ALGORITHM=full-duplex")
+[ "${IG_TEST_QUICK:-0}" != 1 ] || scenarios=("${scenarios[0]}")
+for scenario in "${scenarios[@]}"; do
     read -r np left count kinds setting <<<"$scenario"
-    for rank in 0 "$left"; do
-        nth=1
-        while :; do
+    ranks="0 $left"
+    [ "${IG_TEST_QUICK:-0}" != 1 ] || ranks=$left
+    for rank in $ranks; do
+        rebuilt_failed=0
+        for nth in $(seq 1 $((splits + 1))) $(seq -f "%g,$((splits + 1))" 2 "$splits"); do
             launch "$np" "$left" "$count" "$kinds" "$setting" \
                 IG_TEST_FAIL_SPLIT_RANK="$rank" IG_TEST_FAIL_SPLIT_NTH="$nth" </dev/null
-            grep -q "^fail_malloc: PMPI_Comm_split($nth) failed in world rank $rank\$" "$IG_OUT" || break
-            [ $(($(calls_in_error) % np)) = 0 ] ||
-                { echo "split $nth in world rank $rank: $(calls_in_error) calls in error, not on every process alike ($scenario)" >&2
+            failed=$(grep -c "^fail_malloc: PMPI_Comm_split([0-9]*) failed in world rank $rank\$" "$IG_OUT" || :)
+            errors=$(calls_in_error)
+            case $nth in
+            1) want="$failed $errors" expect="1 $np" ;;
+            $((splits + 1))) want="$failed $errors" expect="0 0" ;;  # there are only 9
+            *,*) if [ "$failed" = 2 ]; then
+                     rebuilt_failed=$((rebuilt_failed + 1))
+                     want="$((errors > 0 && errors % np == 0))" expect=1
+                 else
+                     want="$failed $errors" expect="1 0"
+                 fi ;;
+            *) want="$failed $errors" expect="1 0" ;;
+            esac
+            [ "$want" = "$expect" ] ||
+                { echo "splits $nth in world rank $rank: $failed failed, $errors calls in error ($scenario)" >&2
                   cat "$IG_OUT" >&2; exit 1; }
-            nth=$((nth + 1))
         done
-        [ "$nth" -gt 3 ] || { echo "only $((nth - 1)) splits failed in world rank $rank ($scenario)" >&2; exit 1; }
-        echo "ok each of $((nth - 1)) splits fails in world rank $rank: $scenario"
+        echo "ok each of $splits splits fails in world rank $rank, and a rebuilding in $rebuilt_failed runs: $scenario"
+        # The algorithms forced here need what a failed split had built.
+        [ "$rebuilt_failed" -gt 0 ] ||
+            { echo "no rebuilding on first use failed ($scenario)" >&2; exit 1; }
     done
+done
+
+# The same for the broadcast that ends the measurement of the cost model
+# (INTERGATHER_SHM_MODEL=measure; the oversubscription rule, which skips
+# the measurement, off), failing after it ran in the root (world rank 0)
+# or in a process of the other group: the first call is in error on all 5
+# processes together, and the next call measures again.
+for rank in 0 3; do
+    launch 5 2 101 hf INTERGATHER_SHM_MODEL=measure,INTERGATHER_OVERSUBSCRIBED=no \
+        IG_TEST_FAIL_BCAST_RANK="$rank" IG_TEST_FAIL_BCAST_NTH=1 </dev/null
+    grep -q "^fail_malloc: PMPI_Bcast(1) failed in world rank $rank\$" "$IG_OUT" ||
+        { echo "no broadcast failed in world rank $rank" >&2; exit 1; }
+    [ "$(calls_in_error)" = 5 ] || { echo "measurement: $(calls_in_error) calls in error, want 5" >&2; exit 1; }
+    echo "ok the measurement's broadcast fails in world rank $rank"
 done
