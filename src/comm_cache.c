@@ -369,7 +369,12 @@ static void build_every_private_comm(ig_comm_cache *cache)
         }
 }
 
-static int cache_build(MPI_Comm inter, ig_comm_cache **out)
+/* The cache, built collectively on every process of `inter` and attached
+ * to it under `keyval` inside the build, so that attaching, which can fail
+ * in one process alone, is checked jointly with the rest: a process that
+ * failed to attach its cache, with its peers holding theirs, would go on
+ * alone to build it again in its next call. */
+static int cache_build(MPI_Comm inter, int keyval, ig_comm_cache **out)
 {
     ig_comm_cache stand_in = { 0 }, *cache = calloc(1, sizeof *cache);
     if (cache == NULL)
@@ -384,7 +389,7 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
                                 sizeof(int64_t));
         cache->discard = malloc(IG_CACHE_DISCARD_BYTES);
     }
-    int merged_rank = -1, rc = PMPI_Intercomm_merge(inter, 0, &cache->merged);
+    int merged_rank = -1, attach_rc = MPI_ERR_OTHER, rc = PMPI_Intercomm_merge(inter, 0, &cache->merged);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_rank(cache->merged, &merged_rank);
     cache->local_is_low = merged_rank == cache->local_rank; /* the high group starts at remote_size >= 1 */
@@ -400,6 +405,9 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
             cache->opening = MPI_COMM_NULL; /* undefined after an error */
         ig_err_keep(&rc, split);
         ig_err_keep(&rc, ig_private_comm_setup(cache->opening));
+        /* What the attribute will hold: the stand-in is cleared below. */
+        attach_rc = PMPI_Comm_set_attr(inter, keyval, cache == &stand_in ? &without_memory : cache);
+        ig_err_keep(&rc, attach_rc);
         rc = check_settings_agree(cache, rc);
     }
     if (rc == MPI_SUCCESS)
@@ -411,7 +419,10 @@ static int cache_build(MPI_Comm inter, ig_comm_cache **out)
         cache = &without_memory;
     }
     if (rc != MPI_SUCCESS) {
-        cache_destroy(cache);
+        if (attach_rc == MPI_SUCCESS)
+            PMPI_Comm_delete_attr(inter, keyval); /* on_comm_delete destroys it */
+        else
+            cache_destroy(cache);
         return rc;
     }
     if (cache != &without_memory)
@@ -439,11 +450,8 @@ int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **out)
     int rc = keyval_get(&keyval);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_get_attr(inter, keyval, out, &found);
-    if (rc == MPI_SUCCESS && !found) {
-        rc = cache_build(inter, out);
-        if (rc == MPI_SUCCESS && (rc = PMPI_Comm_set_attr(inter, keyval, *out)) != MPI_SUCCESS)
-            cache_destroy(*out); /* not attached: nothing else would free it */
-    }
+    if (rc == MPI_SUCCESS && !found)
+        rc = cache_build(inter, keyval, out);
     if (rc == MPI_SUCCESS)
         remember_last(inter, *out);
     return rc;

@@ -42,6 +42,15 @@
  *   IG_TEST_FAIL_BCAST_RANK   the same for PMPI_Bcast (after the
  *   IG_TEST_FAIL_BCAST_NTH    broadcast ran), "fail_malloc:
  *                             PMPI_Bcast(NTH) failed in world rank RANK"
+ *   IG_TEST_FAIL_SET_ATTR_RANK  the world rank in which every
+ *                             PMPI_Comm_set_attr libintergather calls on a
+ *                             communicator other than MPI_COMM_SELF (its
+ *                             hook at MPI_Finalize) fails
+ *                             (nothing attached, the error raised on the
+ *                             communicator, as out of memory would),
+ *                             reported as "fail_malloc:
+ *                             PMPI_Comm_set_attr(1) failed in world rank
+ *                             RANK"
  *   IG_TEST_TRACE_ALLOC=1     report every allocation libintergather makes,
  *                             as "fail_malloc: trace FUNCTION(SIZE) in world
  *                             rank RANK", so that a test can list the sizes
@@ -188,11 +197,12 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     return next(oldtype, newtype);
 }
 
-/* A collective call on comm that ran (the other processes wait in it for
- * this one) fails here, reported as the MPI library reports an error of a
- * call on a communicator: to that communicator's error handler
- * (libintergather's private ones return errors). */
-static int collective_failed(MPI_Comm comm, int error)
+/* A call on comm fails here (a collective one after it ran: the other
+ * processes wait in it for this one), reported as the MPI library reports
+ * an error of a call on a communicator: to that communicator's error
+ * handler (libintergather's private ones return errors; the test programs
+ * set MPI_ERRORS_RETURN on theirs). */
+static int failed_on(MPI_Comm comm, int error)
 {
     PMPI_Comm_call_errhandler(comm, error);
     return error;
@@ -203,7 +213,7 @@ static int split_failed(MPI_Comm comm, MPI_Comm *newcomm)
 {
     if (*newcomm != MPI_COMM_NULL)
         PMPI_Comm_free(newcomm);
-    return collective_failed(comm, MPI_ERR_NO_MEM);
+    return failed_on(comm, MPI_ERR_NO_MEM);
 }
 
 /* Whether `n` is one of the numbers of the comma-separated `list`. */
@@ -266,5 +276,16 @@ int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
     if (rc != MPI_SUCCESS || !nth_call_fails("IG_TEST_FAIL_BCAST_RANK", "IG_TEST_FAIL_BCAST_NTH", "PMPI_Bcast",
                                              &calls, __builtin_return_address(0)))
         return rc;
-    return collective_failed(comm, MPI_ERR_OTHER);
+    return failed_on(comm, MPI_ERR_OTHER);
+}
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value)
+{
+    static int (*next)(MPI_Comm, int, void *);
+    if (comm != MPI_COMM_SELF &&
+        mpi_call_fails("IG_TEST_FAIL_SET_ATTR_RANK", "PMPI_Comm_set_attr", 1, __builtin_return_address(0)))
+        return failed_on(comm, MPI_ERR_NO_MEM);
+    if (next == NULL)
+        *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Comm_set_attr");
+    return next(comm, keyval, value);
 }

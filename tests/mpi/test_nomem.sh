@@ -248,3 +248,17 @@ for rank in 0 3; do
     [ "$(calls_in_error)" = 5 ] || { echo "measurement: $(calls_in_error) calls in error, want 5" >&2; exit 1; }
     echo "ok the measurement's broadcast fails in world rank $rank"
 done
+
+# A process that cannot attach intergather's state to the
+# inter-communicator (fail_malloc.c's IG_TEST_FAIL_SET_ATTR_RANK, every
+# time): attaching is checked with the rest of the first call's state
+# (src/comm_cache.c, cache_build), so every call is in error on all 5
+# processes, 4 calls each, where the process that failed used to go on
+# alone to build it again while its peers served the call.
+for rank in 0 3; do
+    launch 5 2 101 hf - IG_TEST_FAIL_SET_ATTR_RANK="$rank" </dev/null
+    grep -q "^fail_malloc: PMPI_Comm_set_attr(1) failed in world rank $rank\$" "$IG_OUT" ||
+        { echo "no attribute failed in world rank $rank" >&2; exit 1; }
+    [ "$(calls_in_error)" = 20 ] || { echo "attaching: $(calls_in_error) calls in error, want 20" >&2; exit 1; }
+    echo "ok attaching the state fails in world rank $rank"
+done
