@@ -400,11 +400,7 @@ static int cache_build(MPI_Comm inter, int keyval, ig_comm_cache **out)
         ig_err_keep(&rc, ig_private_comm_setup(cache->merged));
         /* A split, not a dup: a dup would run the program's attribute
          * copy callbacks on intergather's communicator. */
-        int split = PMPI_Comm_split(inter, 0, cache->local_rank, &cache->opening);
-        if (split != MPI_SUCCESS)
-            cache->opening = MPI_COMM_NULL; /* undefined after an error */
-        ig_err_keep(&rc, split);
-        ig_err_keep(&rc, ig_private_comm_setup(cache->opening));
+        ig_err_keep(&rc, ig_private_comm_split(inter, 0, cache->local_rank, &cache->opening));
         /* What the attribute will hold: the stand-in is cleared below. */
         attach_rc = PMPI_Comm_set_attr(inter, keyval, cache == &stand_in ? &without_memory : cache);
         ig_err_keep(&rc, attach_rc);
@@ -535,11 +531,7 @@ int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **out)
     int requests, ints;
     MPI_Comm ordered = MPI_COMM_NULL;
     ig_decide_pair_room(p, q, &requests, &ints);
-    int rc = PMPI_Comm_split(cache->merged, 0, key, &ordered);
-    if (rc == MPI_SUCCESS)
-        rc = ig_private_comm_setup(ordered);
-    else
-        ordered = MPI_COMM_NULL; /* undefined after an error */
+    int rc = ig_private_comm_split(cache->merged, 0, key, &ordered);
     /* Joint before adopting the pair, which reduces over the new
      * communicator: a process without it would leave its peers there. */
     rc = ig_err_joint(cache->merged, rc);

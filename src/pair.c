@@ -168,14 +168,19 @@ void ig_pair_ints_done(ig_pair *pair, int *ints)
 int ig_pair_senders(const ig_pair *pair) { return pair->p; }
 int ig_pair_receivers(const ig_pair *pair) { return pair->q; }
 
-static int split_or_null(MPI_Comm parent, int color, int key, MPI_Comm *out)
+int ig_private_comm_split(MPI_Comm parent, int color, int key, MPI_Comm *out)
 {
-    int rc = PMPI_Comm_split(parent, color == IG_FC_NONE ? MPI_UNDEFINED : color, key, out);
+    int rc = PMPI_Comm_split(parent, color, key, out);
     if (rc != MPI_SUCCESS)
-        *out = MPI_COMM_NULL; /* nothing to free */
+        *out = MPI_COMM_NULL; /* undefined after an error: nothing to free */
     else
         rc = ig_private_comm_setup(*out);
     return rc;
+}
+
+static int split_or_null(MPI_Comm parent, int color, int key, MPI_Comm *out)
+{
+    return ig_private_comm_split(parent, color == IG_FC_NONE ? MPI_UNDEFINED : color, key, out);
 }
 
 int ig_pair_fc_prepare(ig_pair *pair)

@@ -34,6 +34,9 @@ struct ig_pair {
  * back as codes and the statistics count live internal communicators. */
 int ig_private_comm_setup(MPI_Comm comm);
 int ig_private_comm_free(MPI_Comm *comm);
+/* MPI_Comm_split of parent, set up as above; *out is MPI_COMM_NULL where
+ * the split failed (nothing to free) or color is MPI_UNDEFINED. */
+int ig_private_comm_split(MPI_Comm parent, int color, int key, MPI_Comm *out);
 
 /* Make *pair (storage the caller owns, or NULL when the caller could not
  * allocate it) the pair of `comm`, already private and ordered senders

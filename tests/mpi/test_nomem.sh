@@ -162,22 +162,30 @@ for rank in none 3; do
     echo "ok pair API, types fail in world rank $rank"
 done
 
+# joint_failure WHAT INJECTED RANK WANT SETTINGS [NAME=VALUE...]: nomem
+# (5 processes, 2 on the left, 4 calls each) with the injection that
+# NAME=VALUE arm in world rank RANK; fail_malloc.c must report INJECTED
+# ("FUNCTION(N)") failed there, and exactly WANT process calls be in error.
+joint_failure() {
+    local what=$1 injected=$2 rank=$3 want=$4 setting=$5
+    shift 5
+    launch 5 2 101 hf "$setting" "$@" </dev/null
+    grep -q "^fail_malloc: $injected failed in world rank $rank\$" "$IG_OUT" ||
+        { echo "no $injected failed in world rank $rank ($what)" >&2; exit 1; }
+    [ "$(calls_in_error)" = "$want" ] ||
+        { echo "$what: $(calls_in_error) calls in error, want $want" >&2; cat "$IG_OUT" >&2; exit 1; }
+    echo "ok $what fails in world rank $rank"
+}
+
 # A process whose node split fails (fail_malloc.c's
 # IG_TEST_FAIL_SPLIT_TYPE_RANK: after taking part in it), in the first
 # call on an inter-communicator while intergather builds its state there
 # (src/comm_cache.c, count_nodes): every process's call fails together and
 # none waits for another (the state is not kept, so every call tries
-# again and fails alike), where the failed process used to leave its
-# peers in a reduction.
+# again and fails alike: all 4 calls of all 5 processes), where the failed
+# process used to leave its peers in a reduction.
 for rank in 0 2; do
-    ig_launch 5 LD_PRELOAD="$FAILLIB $IG_LIB" IG_TEST_FAIL_SPLIT_TYPE_RANK="$rank" -- \
-        "$TESTS_BIN/nomem" 2 101 hf </dev/null
-    expect_pass nomem
-    grep -q "^fail_malloc: PMPI_Comm_split_type(1) failed in world rank $rank\$" "$IG_OUT" ||
-        { echo "no node split failed in world rank $rank" >&2; exit 1; }
-    # 4 calls on each of 5 processes, all in error together.
-    [ "$(calls_in_error)" = 20 ] || { echo "node split: $(calls_in_error) calls in error, want 20" >&2; exit 1; }
-    echo "ok node split fails in world rank $rank"
+    joint_failure "node split" "PMPI_Comm_split_type(1)" "$rank" 20 - IG_TEST_FAIL_SPLIT_TYPE_RANK="$rank"
 done
 
 # A process whose communicator splits fail (fail_malloc.c's
@@ -241,12 +249,9 @@ done
 # or in a process of the other group: the first call is in error on all 5
 # processes together, and the next call measures again.
 for rank in 0 3; do
-    launch 5 2 101 hf INTERGATHER_SHM_MODEL=measure,INTERGATHER_OVERSUBSCRIBED=no \
-        IG_TEST_FAIL_BCAST_RANK="$rank" IG_TEST_FAIL_BCAST_NTH=1 </dev/null
-    grep -q "^fail_malloc: PMPI_Bcast(1) failed in world rank $rank\$" "$IG_OUT" ||
-        { echo "no broadcast failed in world rank $rank" >&2; exit 1; }
-    [ "$(calls_in_error)" = 5 ] || { echo "measurement: $(calls_in_error) calls in error, want 5" >&2; exit 1; }
-    echo "ok the measurement's broadcast fails in world rank $rank"
+    joint_failure "the measurement's broadcast" "PMPI_Bcast(1)" "$rank" 5 \
+        INTERGATHER_SHM_MODEL=measure,INTERGATHER_OVERSUBSCRIBED=no \
+        IG_TEST_FAIL_BCAST_RANK="$rank" IG_TEST_FAIL_BCAST_NTH=1
 done
 
 # A process that cannot attach intergather's state to the
@@ -256,9 +261,5 @@ done
 # processes, 4 calls each, where the process that failed used to go on
 # alone to build it again while its peers served the call.
 for rank in 0 3; do
-    launch 5 2 101 hf - IG_TEST_FAIL_SET_ATTR_RANK="$rank" </dev/null
-    grep -q "^fail_malloc: PMPI_Comm_set_attr(1) failed in world rank $rank\$" "$IG_OUT" ||
-        { echo "no attribute failed in world rank $rank" >&2; exit 1; }
-    [ "$(calls_in_error)" = 20 ] || { echo "attaching: $(calls_in_error) calls in error, want 20" >&2; exit 1; }
-    echo "ok attaching the state fails in world rank $rank"
+    joint_failure "attaching the state" "PMPI_Comm_set_attr(1)" "$rank" 20 - IG_TEST_FAIL_SET_ATTR_RANK="$rank"
 done
