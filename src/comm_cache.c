@@ -369,6 +369,21 @@ static void build_every_private_comm(ig_comm_cache *cache)
         }
 }
 
+/* Whether a process of either group took no part in the opening's split
+ * (cache_build: its merge failed): the new inter-communicator then lacks
+ * it, or does not exist where that process was its group's only one
+ * (MPI_Comm_split of an inter-communicator pairs the groups' processes of
+ * one color; a color on one side only gives MPI_COMM_NULL). */
+static int some_process_sat_out(const ig_comm_cache *cache)
+{
+    int local = 0, remote = 0;
+    if (cache->opening == MPI_COMM_NULL)
+        return 1;
+    PMPI_Comm_size(cache->opening, &local);
+    PMPI_Comm_remote_size(cache->opening, &remote);
+    return local != cache->local_size || remote != cache->remote_size;
+}
+
 /* The cache, built collectively on every process of `inter` and attached
  * to it under `keyval` inside the build, so that attaching, which can fail
  * in one process alone, is checked jointly with the rest: a process that
@@ -390,17 +405,27 @@ static int cache_build(MPI_Comm inter, int keyval, ig_comm_cache **out)
         cache->discard = malloc(IG_CACHE_DISCARD_BYTES);
     }
     int merged_rank = -1, attach_rc = MPI_ERR_OTHER, rc = PMPI_Intercomm_merge(inter, 0, &cache->merged);
-    if (rc == MPI_SUCCESS)
+    if (rc != MPI_SUCCESS)
+        cache->merged = MPI_COMM_NULL;
+    else
         rc = PMPI_Comm_rank(cache->merged, &merged_rank);
     cache->local_is_low = merged_rank == cache->local_rank; /* the high group starts at remote_size >= 1 */
-    /* From the merge on, every process takes every step and the settings
-     * check tells all whether one failed (a process that failed to split
-     * alone would leave its peers in the check's reduction). */
-    if (rc == MPI_SUCCESS) {
+    /* Every process splits the opening communicator off the
+     * inter-communicator (a split, not a dup: a dup would run the
+     * program's attribute copy callbacks on intergather's communicator),
+     * one whose merge failed as a process that takes no part: the others
+     * see it missing from the new communicator and leave with it, before
+     * the settings check, which runs on the merged communicator it lacks. */
+    int merged = rc == MPI_SUCCESS;
+    int split_rc = ig_private_comm_split(inter, merged ? 0 : MPI_UNDEFINED, cache->local_rank, &cache->opening);
+    if (merged && split_rc == MPI_SUCCESS && some_process_sat_out(cache)) {
+        rc = MPI_ERR_OTHER;
+    } else if (merged) {
+        /* From here on every process takes every step and the settings
+         * check tells all whether one failed (a process that failed to
+         * split alone would leave its peers in the check's reduction). */
         ig_err_keep(&rc, ig_private_comm_setup(cache->merged));
-        /* A split, not a dup: a dup would run the program's attribute
-         * copy callbacks on intergather's communicator. */
-        ig_err_keep(&rc, ig_private_comm_split(inter, 0, cache->local_rank, &cache->opening));
+        ig_err_keep(&rc, split_rc);
         /* What the attribute will hold: the stand-in is cleared below. */
         attach_rc = PMPI_Comm_set_attr(inter, keyval, cache == &stand_in ? &without_memory : cache);
         ig_err_keep(&rc, attach_rc);

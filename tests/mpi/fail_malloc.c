@@ -39,6 +39,10 @@
  *                             each reported as "fail_malloc:
  *                             PMPI_Comm_split(N) failed in world rank
  *                             RANK"
+ *   IG_TEST_FAIL_MERGE_RANK   the same for PMPI_Intercomm_merge (after
+ *   IG_TEST_FAIL_MERGE_NTH    the merge ran), "fail_malloc:
+ *                             PMPI_Intercomm_merge(NTH) failed in world
+ *                             rank RANK"
  *   IG_TEST_FAIL_BCAST_RANK   the same for PMPI_Bcast (after the
  *   IG_TEST_FAIL_BCAST_NTH    broadcast ran), "fail_malloc:
  *                             PMPI_Bcast(NTH) failed in world rank RANK"
@@ -208,7 +212,7 @@ static int failed_on(MPI_Comm comm, int error)
     return error;
 }
 
-/* The same for a split: its communicator is freed first. */
+/* The same for a split or a merge: its communicator is freed first. */
 static int split_failed(MPI_Comm comm, MPI_Comm *newcomm)
 {
     if (*newcomm != MPI_COMM_NULL)
@@ -264,6 +268,19 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
                                              &calls, __builtin_return_address(0)))
         return rc;
     return split_failed(comm, newcomm);
+}
+
+int PMPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm)
+{
+    static int (*next)(MPI_Comm, int, MPI_Comm *);
+    static unsigned long calls; /* libintergather's, in this process */
+    if (next == NULL)
+        *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Intercomm_merge");
+    int rc = next(inter, high, newcomm);
+    if (rc != MPI_SUCCESS || !nth_call_fails("IG_TEST_FAIL_MERGE_RANK", "IG_TEST_FAIL_MERGE_NTH",
+                                             "PMPI_Intercomm_merge", &calls, __builtin_return_address(0)))
+        return rc;
+    return split_failed(inter, newcomm);
 }
 
 int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)

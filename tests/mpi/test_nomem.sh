@@ -163,13 +163,14 @@ for rank in none 3; do
 done
 
 # joint_failure WHAT INJECTED RANK WANT SETTINGS [NAME=VALUE...]: nomem
-# (5 processes, 2 on the left, 4 calls each) with the injection that
-# NAME=VALUE arm in world rank RANK; fail_malloc.c must report INJECTED
-# ("FUNCTION(N)") failed there, and exactly WANT process calls be in error.
+# (5 processes, $joint_left on the left (default 2), 4 calls each) with the
+# injection that NAME=VALUE arm in world rank RANK; fail_malloc.c must
+# report INJECTED ("FUNCTION(N)") failed there, and exactly WANT process
+# calls be in error.
 joint_failure() {
     local what=$1 injected=$2 rank=$3 want=$4 setting=$5
     shift 5
-    launch 5 2 101 hf "$setting" "$@" </dev/null
+    launch 5 "${joint_left:-2}" 101 hf "$setting" "$@" </dev/null
     grep -q "^fail_malloc: $injected failed in world rank $rank\$" "$IG_OUT" ||
         { echo "no $injected failed in world rank $rank ($what)" >&2; exit 1; }
     [ "$(calls_in_error)" = "$want" ] ||
@@ -263,3 +264,18 @@ done
 for rank in 0 3; do
     joint_failure "attaching the state" "PMPI_Comm_set_attr(1)" "$rank" 20 - IG_TEST_FAIL_SET_ATTR_RANK="$rank"
 done
+
+# A process whose merge of the inter-communicator fails (fail_malloc.c's
+# IG_TEST_FAIL_MERGE_RANK and _NTH: after taking part in it), in the first
+# call: it takes no part in the opening communicator's split, its peers
+# see it missing there (src/comm_cache.c, cache_build), and the first call
+# is in error on all 5 processes together where they used to wait for it
+# in the settings check; the next call builds the state again. In the
+# left group of 2 and the right group of 3, and as the left group's only
+# process, where its peers get no opening communicator at all.
+for left_rank in "2 0" "2 4" "1 0"; do
+    read -r joint_left rank <<<"$left_rank"
+    joint_failure "the merge (left $joint_left)" "PMPI_Intercomm_merge(1)" "$rank" 5 - \
+        IG_TEST_FAIL_MERGE_RANK="$rank" IG_TEST_FAIL_MERGE_NTH=1
+done
+joint_left=2
