@@ -23,8 +23,10 @@ typedef struct {
     ig_opening_self self;
     int64_t max_bytes; /* the sizes the communicator's tags name exactly (ig_opening_max_bytes) */
     MPI_Aint block_extent; /* remote block j lands at rbuf + j * block_extent, as MPI places it */
-    ig_opening_heard heard[MAX_REMOTE];
-    char done[MAX_REMOTE];
+    /* Per remote rank, in run_round's arrays: round_one writes every
+     * peer's before any is read (not zeroed, a kilobyte a call). */
+    ig_opening_heard *heard;
+    char *done;
     int n_done, truncated, peer_hard, mismatch;
     char nothing; /* where a process that cannot receive takes (and truncates) a block */
     const char *send_bytes_at; /* a sender in pieces: where its block's bytes start */
@@ -399,8 +401,10 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, c
 /* The round itself, once what an earlier call left is settled. */
 static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
+    ig_opening_heard heard[MAX_REMOTE];
+    char done[MAX_REMOTE];
     opening o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size,
-                  .max_bytes = ig_comm_cache_opening_max_bytes(cache) };
+                  .max_bytes = ig_comm_cache_opening_max_bytes(cache), .heard = heard, .done = done };
     ig_opening_left *left = ig_comm_cache_opening_left(cache);
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
     o.local_rank = ig_comm_cache_local_rank(cache);
