@@ -417,6 +417,7 @@ static int cache_build(MPI_Comm inter, int keyval, ig_comm_cache **out)
      * see it missing from the new communicator and leave with it, before
      * the settings check, which runs on the merged communicator it lacks. */
     int merged = rc == MPI_SUCCESS;
+    int setup_rc = ig_private_comm_setup(cache->merged); /* counted as created wherever it exists */
     int split_rc = ig_private_comm_split(inter, merged ? 0 : MPI_UNDEFINED, cache->local_rank, &cache->opening);
     if (merged && split_rc == MPI_SUCCESS && some_process_sat_out(cache)) {
         rc = MPI_ERR_OTHER;
@@ -424,7 +425,7 @@ static int cache_build(MPI_Comm inter, int keyval, ig_comm_cache **out)
         /* From here on every process takes every step and the settings
          * check tells all whether one failed (a process that failed to
          * split alone would leave its peers in the check's reduction). */
-        ig_err_keep(&rc, ig_private_comm_setup(cache->merged));
+        ig_err_keep(&rc, setup_rc);
         ig_err_keep(&rc, split_rc);
         /* What the attribute will hold: the stand-in is cleared below. */
         attach_rc = PMPI_Comm_set_attr(inter, keyval, cache == &stand_in ? &without_memory : cache);

@@ -272,10 +272,15 @@ done
 # is in error on all 5 processes together where they used to wait for it
 # in the settings check; the next call builds the state again. In the
 # left group of 2 and the right group of 3, and as the left group's only
-# process, where its peers get no opening communicator at all.
-for left_rank in "2 0" "2 4" "1 0"; do
+# process, where its peers get no opening communicator at all. World rank
+# 0's summary must count every private communicator freed (live=0),
+# whether it failed or was a peer of the process that did.
+for left_rank in "2 0" "2 4" "1 0" "1 3"; do
     read -r joint_left rank <<<"$left_rank"
     joint_failure "the merge (left $joint_left)" "PMPI_Intercomm_merge(1)" "$rank" 5 - \
-        IG_TEST_FAIL_MERGE_RANK="$rank" IG_TEST_FAIL_MERGE_NTH=1
+        IG_TEST_FAIL_MERGE_RANK="$rank" IG_TEST_FAIL_MERGE_NTH=1 INTERGATHER_VERBOSE=1
+    grep -q "^intergather: summary (world rank 0):.* internal-comms created=[0-9]* live=0 " "$IG_OUT" ||
+        { echo "the merge failed in world rank $rank: private communicators left counted live" >&2
+          grep "summary" "$IG_OUT" >&2; exit 1; }
 done
 joint_left=2
