@@ -163,7 +163,8 @@ for rank in none 3; do
 done
 
 # joint_failure WHAT INJECTED RANK WANT SETTINGS [NAME=VALUE...]: nomem
-# (5 processes, $joint_left on the left (default 2), 4 calls each) with the
+# (5 processes, $joint_left on the left (default 2; set it for one call
+# as joint_left=N joint_failure ...), 4 calls each) with the
 # injection that NAME=VALUE arm in world rank RANK; fail_malloc.c must
 # report INJECTED ("FUNCTION(N)") failed there, and exactly WANT process
 # calls be in error.
@@ -276,11 +277,10 @@ done
 # 0's summary must count every private communicator freed (live=0),
 # whether it failed or was a peer of the process that did.
 for left_rank in "2 0" "2 4" "1 0" "1 3"; do
-    read -r joint_left rank <<<"$left_rank"
-    joint_failure "the merge (left $joint_left)" "PMPI_Intercomm_merge(1)" "$rank" 5 - \
+    read -r left rank <<<"$left_rank"
+    joint_left=$left joint_failure "the merge (left $left)" "PMPI_Intercomm_merge(1)" "$rank" 5 - \
         IG_TEST_FAIL_MERGE_RANK="$rank" IG_TEST_FAIL_MERGE_NTH=1 INTERGATHER_VERBOSE=1
     grep -q "^intergather: summary (world rank 0):.* internal-comms created=[0-9]* live=0 " "$IG_OUT" ||
         { echo "the merge failed in world rank $rank: private communicators left counted live" >&2
           grep "summary" "$IG_OUT" >&2; exit 1; }
 done
-joint_left=2
