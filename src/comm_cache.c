@@ -141,8 +141,9 @@ static int keyval_get(int *keyval)
 {
     int rc = MPI_SUCCESS;
     pthread_mutex_lock(&keyval_lock);
-    if (cache_keyval == MPI_KEYVAL_INVALID)
-        rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_comm_delete, &cache_keyval, NULL);
+    if (cache_keyval == MPI_KEYVAL_INVALID &&
+        (rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_comm_delete, &cache_keyval, NULL)) != MPI_SUCCESS)
+        cache_keyval = MPI_KEYVAL_INVALID; /* tried again at the next first call */
     *keyval = cache_keyval;
     pthread_mutex_unlock(&keyval_lock);
     return rc;
@@ -183,7 +184,7 @@ static uint64_t tag_upper_bound(void)
  * did not, every process returns an error (its own, or MPI_ERR_OTHER). */
 static int check_settings_agree(ig_comm_cache *cache, int local_rc)
 {
-    uint64_t fp = ig_settings_fingerprint(ig_settings_get());
+    uint64_t fp = ig_settings_fingerprint(ig_settings_get(), ig_build_identity());
     uint64_t mine[4] = { fp, ~fp, tag_upper_bound(), local_rc == MPI_SUCCESS }, all[4];
     /* A process that could not allocate the cache's room for the
      * agreement's records or for withdrawing an early message makes the
@@ -209,9 +210,10 @@ static int check_settings_agree(ig_comm_cache *cache, int local_rc)
     static atomic_int told;
     if (rc == MPI_SUCCESS && !cache->settings_agree && ig_comm_cache_is_spokesperson(cache) &&
         !atomic_exchange(&told, 1))
-        ig_log("settings differ between the processes of an inter-communicator, or one of them "
-               "had no memory for intergather's state; its MPI_Allgather calls stay native (set the "
-               "INTERGATHER_* variables identically for the whole job, e.g. with mpirun -x)");
+        ig_log("settings differ between the processes of an inter-communicator (or the intergather "
+               "version or CPU architecture does, or one of them had no memory for intergather's "
+               "state); its MPI_Allgather calls stay native (set the INTERGATHER_* variables "
+               "identically for the whole job, e.g. with mpirun -x, and load one intergather build)");
     return rc;
 }
 
@@ -389,7 +391,10 @@ static int some_process_sat_out(const ig_comm_cache *cache)
  * in one process alone, is checked jointly with the rest: a process that
  * failed to attach its cache, with its peers holding theirs, would go on
  * alone to build it again in its next call. */
-static int cache_build(MPI_Comm inter, int keyval, ig_comm_cache **out)
+/* keyval_rc: whether this process has the keyval to attach the state
+ * with; one that could not create it still builds with its peers (they
+ * are already in the merge) and fails the settings check for all. */
+static int cache_build(MPI_Comm inter, int keyval, int keyval_rc, ig_comm_cache **out)
 {
     ig_comm_cache stand_in = { 0 }, *cache = calloc(1, sizeof *cache);
     if (cache == NULL)
@@ -428,7 +433,9 @@ static int cache_build(MPI_Comm inter, int keyval, ig_comm_cache **out)
         ig_err_keep(&rc, setup_rc);
         ig_err_keep(&rc, split_rc);
         /* What the attribute will hold: the stand-in is cleared below. */
-        attach_rc = PMPI_Comm_set_attr(inter, keyval, cache == &stand_in ? &without_memory : cache);
+        attach_rc = keyval_rc != MPI_SUCCESS
+                        ? keyval_rc
+                        : PMPI_Comm_set_attr(inter, keyval, cache == &stand_in ? &without_memory : cache);
         ig_err_keep(&rc, attach_rc);
         rc = check_settings_agree(cache, rc);
     }
@@ -466,14 +473,17 @@ int ig_comm_cache_recall_remote_size(MPI_Comm comm, int *remote_size)
 
 int ig_comm_cache_get(MPI_Comm inter, ig_comm_cache **out)
 {
-    int keyval, found;
+    int keyval, found = 0;
     if (recall_last(inter, out))
         return MPI_SUCCESS;
-    int rc = keyval_get(&keyval);
-    if (rc == MPI_SUCCESS)
+    /* Without the keyval (its creation failed here, for want of memory)
+     * this process has no state on any communicator, so none on this one
+     * either, and neither have its peers: they build it, and so does it. */
+    int keyval_rc = keyval_get(&keyval), rc = MPI_SUCCESS;
+    if (keyval_rc == MPI_SUCCESS)
         rc = PMPI_Comm_get_attr(inter, keyval, out, &found);
     if (rc == MPI_SUCCESS && !found)
-        rc = cache_build(inter, keyval, out);
+        rc = cache_build(inter, keyval, keyval_rc, out);
     if (rc == MPI_SUCCESS)
         remember_last(inter, *out);
     return rc;

@@ -486,9 +486,13 @@ int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes,
     ig_choice ch;
     if (send_bytes < 0 || expect_bytes < 0 || send_bytes >= max_bytes || expect_bytes >= max_bytes)
         return 0;
-    /* The sizes alone: the layout flags of the agreement only take
-     * algorithms away (the byte-cutting ones), never the direct one, so a
-     * direct choice without them is a direct choice with them. */
+    /* The sizes alone, which every process reads alike (its own, its
+     * peers' from the round's tags).  The agreement's layout flags could
+     * change the choice: they take the byte-cutting algorithms away and,
+     * under INTERGATHER_MANY_SENDERS=join with p > q, an overlapping send
+     * type turns the join plan into spread, which may cost less than
+     * direct.  That changes only which algorithm the agreed path would
+     * have run; a call the round ends has all its blocks either way. */
     ig_shape_guess_uniform(group, send_bytes, expect_bytes, 0, 0, n0, n1, nodes, oversubscribed, &guess);
     ig_decide(&guess, 0, s, &ch);
     if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)

@@ -161,9 +161,17 @@ typedef const char *(*ig_lookup_fn)(const char *name);
 typedef void (*ig_warn_fn)(const char *name, const char *value, const char *expected);
 void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn);
 
-/* A fingerprint of every setting that changes which algorithm runs; processes
- * of one communicator compare it before acting together. */
-uint64_t ig_settings_fingerprint(const ig_settings *s);
+/* A fingerprint of every setting that changes which algorithm runs, and of
+ * the build that runs it (`build`, ig_build_identity()); processes of one
+ * communicator compare it before acting together. */
+uint64_t ig_settings_fingerprint(const ig_settings *s, const char *build);
+
+/* This library's version and CPU architecture.  Processes of two builds
+ * that differ in either must not act together: another version may decide
+ * or lay out its messages otherwise, another architecture's floating point
+ * may break a tie of the cost model the other way (jobs joined with
+ * MPI_Comm_connect or MPI_Comm_spawn can mix them). */
+const char *ig_build_identity(void);
 
 /* Runtime: the process-wide settings, read once (thread-safe). */
 const ig_settings *ig_settings_get(void);

@@ -1,5 +1,7 @@
 /* Pure parsing of intergather's environment settings (no MPI). */
 #define IG_ALGORITHMS_PURE
+#include <config.h>
+
 #include "settings.h"
 
 #include "algorithms.h"
@@ -316,9 +318,39 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
         warn(IG_ENV_OVERSUBSCRIBED, v, "auto, yes or no");
 }
 
-uint64_t ig_settings_fingerprint(const ig_settings *s)
+#if defined(__x86_64__)
+#define IG_BUILD_ARCH "x86_64"
+#elif defined(__i386__)
+#define IG_BUILD_ARCH "i386"
+#elif defined(__aarch64__)
+#define IG_BUILD_ARCH "aarch64"
+#elif defined(__arm__)
+#define IG_BUILD_ARCH "arm"
+#elif defined(__powerpc64__)
+#define IG_BUILD_ARCH "ppc64"
+#elif defined(__riscv)
+#define IG_BUILD_ARCH "riscv"
+#elif defined(__s390x__)
+#define IG_BUILD_ARCH "s390x"
+#else
+#define IG_BUILD_ARCH "other"
+#endif
+
+const char *ig_build_identity(void) { return PACKAGE_VERSION " " IG_BUILD_ARCH; }
+
+static uint64_t fnv1a_bytes(uint64_t h, const unsigned char *bytes, size_t n)
 {
-    /* FNV-1a over the fields that select an algorithm (not verbosity). */
+    for (size_t i = 0; i < n; i++) {
+        h ^= bytes[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+uint64_t ig_settings_fingerprint(const ig_settings *s, const char *build)
+{
+    /* FNV-1a over the fields that select an algorithm (not verbosity),
+     * each in its 8 bytes from the lowest, then the build's identity. */
     uint64_t fields[16] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
                             (uint64_t)s->group_stage, (uint64_t)s->many_senders, (uint64_t)(int64_t)s->algorithm,
                             [12] = (uint64_t)s->net_measure, (uint64_t)s->shm_measure, (uint64_t)s->opening,
@@ -331,10 +363,10 @@ uint64_t ig_settings_fingerprint(const ig_settings *s)
     }
     uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        for (int b = 0; b < 8; b++) {
-            h ^= (fields[i] >> (8 * b)) & 0xffu;
-            h *= 1099511628211ULL;
-        }
+        unsigned char bytes[8];
+        for (int b = 0; b < 8; b++)
+            bytes[b] = (unsigned char)(fields[i] >> (8 * b));
+        h = fnv1a_bytes(h, bytes, sizeof bytes);
     }
-    return h;
+    return fnv1a_bytes(h, (const unsigned char *)build, strlen(build));
 }

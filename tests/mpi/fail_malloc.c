@@ -18,7 +18,7 @@
  *                             PMPI_Type_contiguous libintergather calls
  *                             fails as an MPI library out of memory would
  *                             ("a datatype MPI cannot build": see
- *                             no_memory_for_a_type); reported as
+ *                             no_memory_without_a_communicator); reported as
  *                             "fail_malloc: PMPI_Type_contiguous(COUNT)
  *                             failed in world rank RANK"
  *   IG_TEST_FAIL_TYPE_DUP_RANK  the same for every PMPI_Type_dup
@@ -46,6 +46,11 @@
  *   IG_TEST_FAIL_BCAST_RANK   the same for PMPI_Bcast (after the
  *   IG_TEST_FAIL_BCAST_NTH    broadcast ran), "fail_malloc:
  *                             PMPI_Bcast(NTH) failed in world rank RANK"
+ *   IG_TEST_FAIL_KEYVAL_RANK  the same for PMPI_Comm_create_keyval
+ *   IG_TEST_FAIL_KEYVAL_NTH   (no keyval made, MPI_ERR_NO_MEM raised on
+ *                             MPI_COMM_WORLD, as out of memory would),
+ *                             "fail_malloc: PMPI_Comm_create_keyval(NTH)
+ *                             failed in world rank RANK"
  *   IG_TEST_FAIL_SET_ATTR_RANK  the world rank in which every
  *                             PMPI_Comm_set_attr libintergather calls on a
  *                             communicator other than MPI_COMM_SELF (its
@@ -165,15 +170,15 @@ static int mpi_call_fails(const char *rank_var, const char *function, int count,
     return 1;
 }
 
-/* How the MPI library reports a datatype it cannot build: an error of a
- * call without a communicator goes to MPI_COMM_WORLD's error handler
+/* How the MPI library reports a datatype (or a keyval) it cannot build:
+ * an error of a call without a communicator goes to MPI_COMM_WORLD's error handler
  * before the call returns (Open MPI 4.1.4 and MPICH 4.0.2 both, checked
  * with MPI_Type_contiguous(-1, ...) and a handler on each of
  * MPI_COMM_WORLD and MPI_COMM_SELF).  Under the default handler,
  * MPI_ERRORS_ARE_FATAL, that ends the job, so the test programs that
  * inject these failures install MPI_ERRORS_RETURN on MPI_COMM_WORLD, and
  * only then does the library's joint handling of the failure begin. */
-static int no_memory_for_a_type(void)
+static int no_memory_without_a_communicator(void)
 {
     PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
     return MPI_ERR_NO_MEM;
@@ -185,7 +190,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static int (*next)(int, MPI_Datatype, MPI_Datatype *);
     if (mpi_call_fails("IG_TEST_FAIL_TYPE_RANK", "PMPI_Type_contiguous", count, __builtin_return_address(0)))
-        return no_memory_for_a_type();
+        return no_memory_without_a_communicator();
     if (next == NULL)
         *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Type_contiguous");
     return next(count, oldtype, newtype);
@@ -195,7 +200,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static int (*next)(MPI_Datatype, MPI_Datatype *);
     if (mpi_call_fails("IG_TEST_FAIL_TYPE_DUP_RANK", "PMPI_Type_dup", 1, __builtin_return_address(0)))
-        return no_memory_for_a_type();
+        return no_memory_without_a_communicator();
     if (next == NULL)
         *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Type_dup");
     return next(oldtype, newtype);
@@ -294,6 +299,19 @@ int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
                                              &calls, __builtin_return_address(0)))
         return rc;
     return failed_on(comm, MPI_ERR_OTHER);
+}
+
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del, int *keyval,
+                            void *extra)
+{
+    static int (*next)(MPI_Comm_copy_attr_function *, MPI_Comm_delete_attr_function *, int *, void *);
+    static unsigned long calls; /* libintergather's, in this process */
+    if (nth_call_fails("IG_TEST_FAIL_KEYVAL_RANK", "IG_TEST_FAIL_KEYVAL_NTH", "PMPI_Comm_create_keyval", &calls,
+                       __builtin_return_address(0)))
+        return no_memory_without_a_communicator();
+    if (next == NULL)
+        *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Comm_create_keyval");
+    return next(copy, del, keyval, extra);
 }
 
 int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value)

@@ -284,3 +284,18 @@ for left_rank in "2 0" "2 4" "1 0" "1 3"; do
         { echo "the merge failed in world rank $rank: private communicators left counted live" >&2
           grep "summary" "$IG_OUT" >&2; exit 1; }
 done
+
+# A process that cannot create the keyval its state is attached with
+# (fail_malloc.c's IG_TEST_FAIL_KEYVAL_RANK and _NTH; its second keyval,
+# the first being the finalize hook's), in the first call: it still builds
+# the state with its peers, which are already in the merge, and the
+# settings check fails the first call on all 5 processes together
+# (src/comm_cache.c, ig_comm_cache_get), where it used to return alone and
+# leave them in the merge; the next call creates the keyval and succeeds.
+for rank in 0 3; do
+    joint_failure "the keyval" "PMPI_Comm_create_keyval(2)" "$rank" 5 - \
+        IG_TEST_FAIL_KEYVAL_RANK="$rank" IG_TEST_FAIL_KEYVAL_NTH=2 INTERGATHER_VERBOSE=1
+    grep -q "^intergather: summary (world rank 0):.* internal-comms created=[0-9]* live=0 " "$IG_OUT" ||
+        { echo "the keyval failed in world rank $rank: private communicators left counted live" >&2
+          grep "summary" "$IG_OUT" >&2; exit 1; }
+done

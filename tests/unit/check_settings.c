@@ -1,5 +1,7 @@
 /* Unit tests: parsing of the INTERGATHER_* settings (no MPI). */
 #define IG_ALGORITHMS_PURE
+#include <config.h>
+
 #include "c_locale.h"
 #include "settings.h"
 
@@ -335,7 +337,7 @@ START_TEST(load_defaults_when_unset)
     ig_settings d;
     memset(&d, 0xff, sizeof d);
     ig_settings_defaults(&d);
-    ck_assert(ig_settings_fingerprint(&d) == ig_settings_fingerprint(&s));
+    ck_assert(ig_settings_fingerprint(&d, ig_build_identity()) == ig_settings_fingerprint(&s, ig_build_identity()));
     ck_assert_int_eq(d.verbose, s.verbose);
 }
 END_TEST
@@ -433,24 +435,24 @@ START_TEST(fingerprint_tracks_algorithm_choice_only)
     a.group_stage = IG_GROUP_STAGE_MPI;
     ig_settings b = a;
     b.verbose = 2;
-    ck_assert(ig_settings_fingerprint(&a) == ig_settings_fingerprint(&b));
+    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) == ig_settings_fingerprint(&b, ig_build_identity()));
     b.min_bytes = 1025;
-    ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
+    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
     b = a;
     b.topology = IG_TOPOLOGY_RING;
-    ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
+    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
     b = a;
     b.ring_schedule = IG_RING_PAPER;
-    ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
+    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
     b = a;
     b.group_stage = IG_GROUP_STAGE_RING;
-    ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
+    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
     b = a;
     b.many_senders = IG_MANY_SENDERS_JOIN;
-    ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
+    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
     b = a;
     b.opening = 0;
-    ck_assert(ig_settings_fingerprint(&a) != ig_settings_fingerprint(&b));
+    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
 }
 END_TEST
 
@@ -481,7 +483,7 @@ START_TEST(fingerprint_tracks_algorithm)
         ig_settings s;
         ig_settings_defaults(&s);
         s.algorithm = i - 2; /* IG_ALGORITHM_NATIVE, _AUTO, then the table */
-        f[i] = ig_settings_fingerprint(&s);
+        f[i] = ig_settings_fingerprint(&s, ig_build_identity());
         for (int j = 0; j < i; j++)
             REQUIRE(f[i] != f[j], "algorithms %d and %d share a fingerprint", i - 2, j - 2);
     }
@@ -514,7 +516,7 @@ START_TEST(oversubscribed_words)
     for (int v = IG_OVERSUBSCRIBED_NO; v <= IG_OVERSUBSCRIBED_YES; v++) {
         b = a;
         b.oversubscribed = v;
-        ck_assert(ig_settings_fingerprint(&b) != ig_settings_fingerprint(&a));
+        ck_assert(ig_settings_fingerprint(&b, ig_build_identity()) != ig_settings_fingerprint(&a, ig_build_identity()));
     }
     /* From the environment, and a warning for a word it does not know. */
     fake_reset();
@@ -537,7 +539,7 @@ START_TEST(fingerprint_tracks_models)
 {
     ig_settings a;
     ig_settings_defaults(&a);
-    uint64_t fa = ig_settings_fingerprint(&a);
+    uint64_t fa = ig_settings_fingerprint(&a, ig_build_identity());
     for (int m = 0; m < 2; m++)
         for (int k = 0; k < 3; k++)
             for (int dir = 0; dir < 3; dir++) {
@@ -545,26 +547,41 @@ START_TEST(fingerprint_tracks_models)
                 ig_cost_params *c = m ? &b.shm_model : &b.net_model;
                 double *v = k == 0 ? &c->ts : k == 1 ? &c->tw : &c->to;
                 *v = dir == 0 ? *v * 2 : dir == 1 ? *v * (1 - 1e-12) : 0;
-                REQUIRE(ig_settings_fingerprint(&b) != fa, "model %d parameter %d change %d: same fingerprint", m, k,
+                REQUIRE(ig_settings_fingerprint(&b, ig_build_identity()) != fa, "model %d parameter %d change %d: same fingerprint", m, k,
                         dir);
             }
     ig_settings b = a;
     b.net_model = a.shm_model;
     b.shm_model = a.net_model;
-    ck_assert(ig_settings_fingerprint(&b) != fa);
+    ck_assert(ig_settings_fingerprint(&b, ig_build_identity()) != fa);
     /* Measuring or not is part of it, for each model. */
     b = a;
     b.net_measure = !a.net_measure;
-    ck_assert(ig_settings_fingerprint(&b) != fa);
+    ck_assert(ig_settings_fingerprint(&b, ig_build_identity()) != fa);
     b = a;
     b.shm_measure = !a.shm_measure;
-    ck_assert(ig_settings_fingerprint(&b) != fa);
+    ck_assert(ig_settings_fingerprint(&b, ig_build_identity()) != fa);
     /* The same values give the same fingerprint. */
     b = a;
     b.net_model = (ig_cost_params){ .ts = 1, .tw = 1, .to = 1 };
     ck_assert_int_eq(ig_parse_model("ts=5e-6,tw=1e-10,to=1e-6", &b.net_model), 0);
     ck_assert(same_model(&b.net_model, &ig_cost_default));
-    ck_assert(ig_settings_fingerprint(&b) == fa);
+    ck_assert(ig_settings_fingerprint(&b, ig_build_identity()) == fa);
+}
+END_TEST
+
+/* Processes of two builds never agree: another version, or another
+ * architecture (ig_build_identity), changes the fingerprint of the same
+ * settings, so that a job mixing them stays native. */
+START_TEST(fingerprint_tracks_build)
+{
+    ig_settings a;
+    ig_settings_defaults(&a);
+    ck_assert(ig_settings_fingerprint(&a, "0.1.0 x86_64") == ig_settings_fingerprint(&a, "0.1.0 x86_64"));
+    ck_assert(ig_settings_fingerprint(&a, "0.1.0 x86_64") != ig_settings_fingerprint(&a, "0.1.1 x86_64"));
+    ck_assert(ig_settings_fingerprint(&a, "0.1.0 x86_64") != ig_settings_fingerprint(&a, "0.1.0 aarch64"));
+    /* This build's identity names its version. */
+    ck_assert_ptr_nonnull(strstr(ig_build_identity(), PACKAGE_VERSION));
 }
 END_TEST
 
@@ -592,6 +609,7 @@ int main(void)
     tcase_add_test(tc, fingerprint_tracks_algorithm_choice_only);
     tcase_add_test(tc, fingerprint_tracks_algorithm);
     tcase_add_test(tc, fingerprint_tracks_models);
+    tcase_add_test(tc, fingerprint_tracks_build);
     suite_add_tcase(s, tc);
     /* Generating the locale (localedef) takes about a second on an idle
      * machine, more on a loaded one: beyond check's 4 s default. */
