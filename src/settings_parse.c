@@ -1,6 +1,8 @@
 /* Pure parsing of intergather's environment settings (no MPI). */
 #define IG_ALGORITHMS_PURE
+#ifdef HAVE_CONFIG_H
 #include <config.h>
+#endif
 
 #include "settings.h"
 
@@ -334,6 +336,10 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
 #define IG_BUILD_ARCH "s390x"
 #else
 #define IG_BUILD_ARCH "other"
+#endif
+
+#ifndef PACKAGE_VERSION /* built outside configure (the SimGrid core: scripts/simgrid/build.sh) */
+#define PACKAGE_VERSION "unknown"
 #endif
 
 const char *ig_build_identity(void) { return PACKAGE_VERSION " " IG_BUILD_ARCH; }
