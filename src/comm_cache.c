@@ -390,10 +390,9 @@ static int some_process_sat_out(const ig_comm_cache *cache)
  * to it under `keyval` inside the build, so that attaching, which can fail
  * in one process alone, is checked jointly with the rest: a process that
  * failed to attach its cache, with its peers holding theirs, would go on
- * alone to build it again in its next call. */
-/* keyval_rc: whether this process has the keyval to attach the state
- * with; one that could not create it still builds with its peers (they
- * are already in the merge) and fails the settings check for all. */
+ * alone to build it again in its next call.  A process without the keyval
+ * (keyval_rc, its creation's failure) builds too, its peers being already
+ * in the merge, and its attaching fails with that error. */
 static int cache_build(MPI_Comm inter, int keyval, int keyval_rc, ig_comm_cache **out)
 {
     ig_comm_cache stand_in = { 0 }, *cache = calloc(1, sizeof *cache);

@@ -171,8 +171,8 @@ static int mpi_call_fails(const char *rank_var, const char *function, int count,
 }
 
 /* How the MPI library reports a datatype (or a keyval) it cannot build:
- * an error of a call without a communicator goes to MPI_COMM_WORLD's error handler
- * before the call returns (Open MPI 4.1.4 and MPICH 4.0.2 both, checked
+ * an error of a call without a communicator goes to MPI_COMM_WORLD's error
+ * handler before the call returns (Open MPI 4.1.4 and MPICH 4.0.2 both, checked
  * with MPI_Type_contiguous(-1, ...) and a handler on each of
  * MPI_COMM_WORLD and MPI_COMM_SELF).  Under the default handler,
  * MPI_ERRORS_ARE_FATAL, that ends the job, so the test programs that

@@ -16,6 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The fingerprint of settings in this build (the build's identity fixed). */
+static uint64_t fingerprint(const ig_settings *s) { return ig_settings_fingerprint(s, ig_build_identity()); }
+
 START_TEST(topology_words)
 {
     ig_topology t = IG_TOPOLOGY_NATIVE;
@@ -337,7 +340,7 @@ START_TEST(load_defaults_when_unset)
     ig_settings d;
     memset(&d, 0xff, sizeof d);
     ig_settings_defaults(&d);
-    ck_assert(ig_settings_fingerprint(&d, ig_build_identity()) == ig_settings_fingerprint(&s, ig_build_identity()));
+    ck_assert(fingerprint(&d) == fingerprint(&s));
     ck_assert_int_eq(d.verbose, s.verbose);
 }
 END_TEST
@@ -435,24 +438,24 @@ START_TEST(fingerprint_tracks_algorithm_choice_only)
     a.group_stage = IG_GROUP_STAGE_MPI;
     ig_settings b = a;
     b.verbose = 2;
-    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) == ig_settings_fingerprint(&b, ig_build_identity()));
+    ck_assert(fingerprint(&a) == fingerprint(&b));
     b.min_bytes = 1025;
-    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
+    ck_assert(fingerprint(&a) != fingerprint(&b));
     b = a;
     b.topology = IG_TOPOLOGY_RING;
-    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
+    ck_assert(fingerprint(&a) != fingerprint(&b));
     b = a;
     b.ring_schedule = IG_RING_PAPER;
-    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
+    ck_assert(fingerprint(&a) != fingerprint(&b));
     b = a;
     b.group_stage = IG_GROUP_STAGE_RING;
-    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
+    ck_assert(fingerprint(&a) != fingerprint(&b));
     b = a;
     b.many_senders = IG_MANY_SENDERS_JOIN;
-    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
+    ck_assert(fingerprint(&a) != fingerprint(&b));
     b = a;
     b.opening = 0;
-    ck_assert(ig_settings_fingerprint(&a, ig_build_identity()) != ig_settings_fingerprint(&b, ig_build_identity()));
+    ck_assert(fingerprint(&a) != fingerprint(&b));
 }
 END_TEST
 
@@ -483,7 +486,7 @@ START_TEST(fingerprint_tracks_algorithm)
         ig_settings s;
         ig_settings_defaults(&s);
         s.algorithm = i - 2; /* IG_ALGORITHM_NATIVE, _AUTO, then the table */
-        f[i] = ig_settings_fingerprint(&s, ig_build_identity());
+        f[i] = fingerprint(&s);
         for (int j = 0; j < i; j++)
             REQUIRE(f[i] != f[j], "algorithms %d and %d share a fingerprint", i - 2, j - 2);
     }
@@ -516,7 +519,7 @@ START_TEST(oversubscribed_words)
     for (int v = IG_OVERSUBSCRIBED_NO; v <= IG_OVERSUBSCRIBED_YES; v++) {
         b = a;
         b.oversubscribed = v;
-        ck_assert(ig_settings_fingerprint(&b, ig_build_identity()) != ig_settings_fingerprint(&a, ig_build_identity()));
+        ck_assert(fingerprint(&b) != fingerprint(&a));
     }
     /* From the environment, and a warning for a word it does not know. */
     fake_reset();
@@ -539,7 +542,7 @@ START_TEST(fingerprint_tracks_models)
 {
     ig_settings a;
     ig_settings_defaults(&a);
-    uint64_t fa = ig_settings_fingerprint(&a, ig_build_identity());
+    uint64_t fa = fingerprint(&a);
     for (int m = 0; m < 2; m++)
         for (int k = 0; k < 3; k++)
             for (int dir = 0; dir < 3; dir++) {
@@ -547,26 +550,26 @@ START_TEST(fingerprint_tracks_models)
                 ig_cost_params *c = m ? &b.shm_model : &b.net_model;
                 double *v = k == 0 ? &c->ts : k == 1 ? &c->tw : &c->to;
                 *v = dir == 0 ? *v * 2 : dir == 1 ? *v * (1 - 1e-12) : 0;
-                REQUIRE(ig_settings_fingerprint(&b, ig_build_identity()) != fa, "model %d parameter %d change %d: same fingerprint", m, k,
+                REQUIRE(fingerprint(&b) != fa, "model %d parameter %d change %d: same fingerprint", m, k,
                         dir);
             }
     ig_settings b = a;
     b.net_model = a.shm_model;
     b.shm_model = a.net_model;
-    ck_assert(ig_settings_fingerprint(&b, ig_build_identity()) != fa);
+    ck_assert(fingerprint(&b) != fa);
     /* Measuring or not is part of it, for each model. */
     b = a;
     b.net_measure = !a.net_measure;
-    ck_assert(ig_settings_fingerprint(&b, ig_build_identity()) != fa);
+    ck_assert(fingerprint(&b) != fa);
     b = a;
     b.shm_measure = !a.shm_measure;
-    ck_assert(ig_settings_fingerprint(&b, ig_build_identity()) != fa);
+    ck_assert(fingerprint(&b) != fa);
     /* The same values give the same fingerprint. */
     b = a;
     b.net_model = (ig_cost_params){ .ts = 1, .tw = 1, .to = 1 };
     ck_assert_int_eq(ig_parse_model("ts=5e-6,tw=1e-10,to=1e-6", &b.net_model), 0);
     ck_assert(same_model(&b.net_model, &ig_cost_default));
-    ck_assert(ig_settings_fingerprint(&b, ig_build_identity()) == fa);
+    ck_assert(fingerprint(&b) == fa);
 }
 END_TEST
 
