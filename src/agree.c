@@ -28,7 +28,7 @@ int ig_agree_carries_posted(ig_op op, int n0, int n1)
 static void uniform_view(const ig_call *c, const sides *s, int64_t v[IG_UNIFORM_LEN])
 {
     ig_shape_uniform_contribution(s->group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->local_reason, v);
-    ig_shape_uniform_mark_scattered(c->scattered, v);
+    ig_shape_uniform_mark_layout(c->scattered, c->sparse_receive, v);
 }
 
 /* The shape's vector, then one entry per process of what it posted early

@@ -6,6 +6,7 @@
 #include "lifecycle.h"
 #include "log.h"
 #include "mpi_identity.h"
+#include "shape.h"
 
 #include <stddef.h>
 
@@ -193,6 +194,9 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
     c->rtype_extent = f.layout.extent;
     c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_layout_contiguous(c->rcount, &f.layout, f.in_order);
     c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * f.layout.size : 0;
+    c->sparse_receive = c->op == IG_OP_ALLGATHER &&
+                        ig_shape_receive_sparse(c->remote_size, (double)c->rcount * (double)f.layout.extent,
+                                                (double)c->expect_bytes);
     if (elements > 0 && f.layout.size > 0 && (c->rbuf == NULL || f.layout.extent <= 0))
         return IG_FALLBACK_ARGUMENTS;
     return IG_FALLBACK_NONE;

@@ -169,10 +169,13 @@ static ig_group_stage stage_for(ig_group_stage setting, uint64_t bytes_per_membe
  * MPI library whose allgatherv cannot take members' types of different size
  * or extent gets wrong (settings.h, mpi_allgatherv_mixed_types): there
  * intergather's ring runs it, whatever the setting, since it sends every
- * member's part whole. */
-static ig_group_stage call_stage_for(const ig_settings *s, uint64_t bytes_per_member)
+ * member's part whole.  The ring also runs it, whatever the setting,
+ * where some receive buffer is sparse (shape.h): the MPI library's
+ * allgather could allocate scratch as large as the buffer's span, and
+ * fail for want of memory in one process; the ring allocates nothing. */
+static ig_group_stage call_stage_for(const ig_settings *s, const ig_shape *sh, uint64_t bytes_per_member)
 {
-    if (!s->mpi_allgatherv_mixed_types)
+    if (!s->mpi_allgatherv_mixed_types || sh->sparse)
         return IG_GROUP_STAGE_RING;
     return stage_for(s->group_stage, bytes_per_member);
 }
@@ -210,7 +213,7 @@ static ig_step fc_family_step(const ig_shape *sh, int sender, int allgatherv, co
     int p = sh->n[sender], q = sh->n[1 - sender];
     int join = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
     ig_step st = step_of(p > q && !join ? IG_ALG_SPREAD : IG_ALG_FC, sender, sh, s);
-    st.stage[1] = call_stage_for(s, per_member(sh->total[sender], st.algorithm == IG_ALG_SPREAD ? q : p));
+    st.stage[1] = call_stage_for(s, sh, per_member(sh->total[sender], st.algorithm == IG_ALG_SPREAD ? q : p));
     st.bcast_in_bytes = !sh->scattered && sh->max_block[sender] <= INT_MAX;
     return st;
 }
@@ -306,7 +309,7 @@ ig_step ig_decide_one_exchange(const ig_shape *sh, const ig_settings *s)
     ig_step st = step_of(IG_ALG_FULL_DUPLEX, -1, sh, s);
     /* Group g assembles the other group's blocks among its own members. */
     for (int g = 0; g < 2; g++)
-        st.stage[g] = call_stage_for(s, per_member(sh->total[1 - g], sh->n[g]));
+        st.stage[g] = call_stage_for(s, sh, per_member(sh->total[1 - g], sh->n[g]));
     return st;
 }
 

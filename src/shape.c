@@ -23,9 +23,16 @@ void ig_shape_uniform_contribution(int group, int64_t send_bytes, int64_t expect
     v[IG_UNIFORM_OVERLAPS + group] = send_overlaps != 0;
 }
 
-void ig_shape_uniform_mark_scattered(int scattered, int64_t v[IG_UNIFORM_LEN])
+void ig_shape_uniform_mark_layout(int scattered, int sparse, int64_t v[IG_UNIFORM_LEN])
 {
     v[IG_UNIFORM_SCATTERED] = scattered != 0;
+    v[IG_UNIFORM_SPARSE] = sparse != 0;
+}
+
+int ig_shape_receive_sparse(int blocks, double spacing, double block_bytes)
+{
+    double span = blocks * spacing;
+    return span > IG_SPARSE_SPAN_BYTES && span > 2 * blocks * block_bytes;
 }
 
 void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_shape *s)
@@ -33,6 +40,7 @@ void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_s
     shape_clear(s, n0, n1);
     s->reason = (ig_fallback)v[IG_UNIFORM_REASON];
     s->scattered = v[IG_UNIFORM_SCATTERED] > 0;
+    s->sparse = v[IG_UNIFORM_SPARSE] > 0;
     for (int g = 0; g < 2; g++) {
         const int64_t *w = v + g * IG_UNIFORM_PER_GROUP;
         s->send_max[g] = w[IG_UNIFORM_SEND_MAX];
@@ -63,7 +71,7 @@ void ig_shape_guess_uniform(int group, int64_t send_bytes, int64_t expect_bytes,
     int64_t mine[IG_UNIFORM_LEN], theirs[IG_UNIFORM_LEN];
     ig_shape_uniform_contribution(group, send_bytes, expect_bytes, send_overlaps, IG_FALLBACK_NONE, mine);
     ig_shape_uniform_contribution(1 - group, expect_bytes, send_bytes, 0, IG_FALLBACK_NONE, theirs);
-    ig_shape_uniform_mark_scattered(scattered, mine);
+    ig_shape_uniform_mark_layout(scattered, 0, mine);
     for (int i = 0; i < IG_UNIFORM_LEN; i++)
         mine[i] = mine[i] > theirs[i] ? mine[i] : theirs[i];
     ig_shape_from_uniform(mine, n0, n1, s);

@@ -36,6 +36,8 @@ typedef struct {
     int oversubscribed;     /* some node has more of these processes than CPUs (comm_cache.c) */
     int scattered;          /* some process's block is not one contiguous piece of memory (then no
                              * algorithm cuts blocks into byte segments); always 1 for MPI_Allgatherv */
+    int sparse;             /* some process's receive buffer is sparse (ig_shape_receive_sparse): then
+                             * no MPI collective runs a group stage in it; always 0 for MPI_Allgatherv */
     /* For messages about an erroneous call: the range of block sizes group g
      * sends and the range the other group expects from it. */
     int64_t send_min[2], send_max[2], expect_min[2], expect_max[2];
@@ -49,6 +51,7 @@ enum {
     IG_UNIFORM_REASON = 2 * IG_UNIFORM_PER_GROUP,
     IG_UNIFORM_OVERLAPS, /* two entries: group 0, group 1 */
     IG_UNIFORM_SCATTERED = IG_UNIFORM_OVERLAPS + 2,
+    IG_UNIFORM_SPARSE,
     IG_UNIFORM_LEN
 };
 
@@ -58,15 +61,31 @@ enum {
 void ig_shape_uniform_contribution(int group, int64_t send_bytes, int64_t expect_bytes, int send_overlaps,
                                    ig_fallback reason, int64_t v[IG_UNIFORM_LEN]);
 
-/* Mark the contribution of a process whose block is scattered in memory. */
-void ig_shape_uniform_mark_scattered(int scattered, int64_t v[IG_UNIFORM_LEN]);
+/* Mark the contribution of a process whose block is scattered in memory,
+ * or whose receive buffer is sparse. */
+void ig_shape_uniform_mark_layout(int scattered, int sparse, int64_t v[IG_UNIFORM_LEN]);
+
+/* A receive buffer spanning more than this many bytes, and more than
+ * twice its data, is sparse (ig_shape_receive_sparse). */
+#define IG_SPARSE_SPAN_BYTES (256.0 * 1024 * 1024)
+
+/* Whether an MPI_Allgather receive buffer of `blocks` blocks, each
+ * `block_bytes` of data and `spacing` bytes from the next (the receive
+ * count times the type's extent), is sparse: mostly gaps, and large.  An
+ * MPI library's allgather may allocate scratch as large as the span (Open
+ * MPI 4.1's Bruck algorithm, which it picks for small blocks, does), so the
+ * group stage of such a call, run in MPI, could fail for want of memory
+ * in one process where the program's own buffer is a sparse mapping. */
+int ig_shape_receive_sparse(int blocks, double spacing, double block_bytes);
 
 /* The shape from the reduced vector. */
 void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_shape *shape);
 
 /* The shape as this process sees it from its own arguments alone: the
  * other group sending what this process expects and expecting what it
- * sends (so it is the agreed shape in a correct program).  Only for
+ * sends (so it is the agreed shape in a correct program, but for
+ * `sparse`, left 0: it only changes a group stage, never the choice of
+ * algorithm that a guess is used for).  Only for
  * speculation (speculate.h), never for a decision that stands unagreed. */
 void ig_shape_guess_uniform(int group, int64_t send_bytes, int64_t expect_bytes, int send_overlaps, int scattered,
                             int n0, int n1, int nodes, int oversubscribed, ig_shape *shape);

@@ -60,6 +60,12 @@
  *                             reported as "fail_malloc:
  *                             PMPI_Comm_set_attr(1) failed in world rank
  *                             RANK"
+ *   IG_TEST_MEMORY_LIMIT      a size in bytes: in every process, any malloc
+ *                             or calloc larger than it fails, whoever asks
+ *                             (the MPI library included), as on a machine
+ *                             with less memory than that; each reported as
+ *                             "fail_malloc: FUNCTION(SIZE) over the limit
+ *                             in world rank RANK"
  *   IG_TEST_TRACE_ALLOC=1     report every allocation libintergather makes,
  *                             as "fail_malloc: trace FUNCTION(SIZE) in world
  *                             rank RANK", so that a test can list the sizes
@@ -146,8 +152,26 @@ static int fails(failure *f, const char *function, size_t size, void *caller)
     return 1;
 }
 
+/* Whether `size` is over IG_TEST_MEMORY_LIMIT; reports it if so. */
+static int over_limit(const char *function, size_t size)
+{
+    static int armed = -1; /* -1: not read yet */
+    static size_t limit;
+    if (armed < 0) {
+        const char *l = getenv("IG_TEST_MEMORY_LIMIT");
+        armed = l != NULL;
+        limit = armed ? (size_t)strtoull(l, NULL, 10) : 0;
+    }
+    if (!armed || size <= limit)
+        return 0;
+    report("", function, size, "over the limit in");
+    return 1;
+}
+
 void *malloc(size_t size)
 {
+    if (over_limit("malloc", size))
+        return NULL;
     return fails(&malloc_failure, "malloc", size, __builtin_return_address(0)) ? NULL : __libc_malloc(size);
 }
 
@@ -155,6 +179,8 @@ void *calloc(size_t count, size_t size)
 {
     /* An overflowing product is no size this test asks to fail. */
     size_t bytes = size != 0 && count > (size_t)-1 / size ? 0 : count * size;
+    if (over_limit("calloc", bytes))
+        return NULL;
     return fails(&calloc_failure, "calloc", bytes, __builtin_return_address(0)) ? NULL : __libc_calloc(count, size);
 }
 

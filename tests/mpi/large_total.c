@@ -17,6 +17,17 @@
  * withdrawing receiver (MPI_Get_count gives MPI_UNDEFINED past INT_MAX), and
  * both processes hung; it must not be posted (src/speculate.c).  A small
  * call follows, which would find a stray early message.
+ *
+ * large_total wide LEFT   (LEFT processes on the left, the rest on the
+ * right; MPI_Allgather, then MPI_Allgatherv): one double per process received
+ * with a type resized to a 256 MiB extent, so each receive buffer spans
+ * 512 MiB of which 24 bytes are data; run with fail_malloc.c's
+ * IG_TEST_MEMORY_LIMIT below that span, as on a machine with less memory
+ * than the extent.  The fully connected algorithm's group stage must not
+ * hand such a layout to an MPI allgather that allocates scratch by the
+ * extent (Open MPI's Bruck): that failed in one process, which returned
+ * MPI_ERR_INTERN while its peers returned MPI_SUCCESS with a missing block
+ * (src/decide.c, wide_layout).  Left to right, right to left, then both.
  */
 #include "testlib.h"
 
@@ -127,11 +138,92 @@ static int withdraw_large(void)
     return 0;
 }
 
+#define WIDE_EXTENT ((MPI_Aint)256 << 20)
+
+/* What world rank `wrank` sends in call `call` of the wide test. */
+static double wide_value(int wrank, int call)
+{
+    return 1000.0 * (call + 1) + wrank;
+}
+
+/* One wide call: every process of a sending group sends one double; a
+ * receiving one gets them `WIDE_EXTENT` apart in a sparse mapping (only
+ * the pages at the blocks are ever touched), each followed by a guard
+ * double that must stay FILL. */
+static void wide_call(MPI_Comm inter, int left, int is_left, MPI_Datatype wide, int call, int left_sends,
+                      int right_sends, int allgatherv)
+{
+    int wrank, rsize;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_remote_size(inter, &rsize);
+    int sends = is_left ? left_sends : right_sends, receives = is_left ? right_sends : left_sends;
+    int first_remote = is_left ? left : 0; /* world rank of remote rank 0 */
+    size_t span = (size_t)(rsize - 1) * (size_t)WIDE_EXTENT + 2 * sizeof(double);
+    char *rbuf = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (rbuf == MAP_FAILED)
+        TEST_FAIL("cannot map %zu bytes", span);
+    double fill;
+    memset(&fill, FILL, sizeof fill);
+    for (int i = 0; i < rsize; i++) {
+        memcpy(rbuf + (size_t)i * WIDE_EXTENT, &fill, sizeof fill);
+        memcpy(rbuf + (size_t)i * WIDE_EXTENT + sizeof(double), &fill, sizeof fill);
+    }
+    double mine = wide_value(wrank, call);
+    int rc;
+    if (allgatherv) {
+        int *counts = malloc(sizeof(int) * (size_t)rsize), *displs = malloc(sizeof(int) * (size_t)rsize);
+        for (int i = 0; i < rsize; i++)
+            counts[i] = receives, displs[i] = i;
+        rc = MPI_Allgatherv(&mine, sends, MPI_DOUBLE, rbuf, counts, displs, wide, inter);
+        free(counts);
+        free(displs);
+    } else {
+        rc = MPI_Allgather(&mine, sends, MPI_DOUBLE, rbuf, receives, wide, inter);
+    }
+    if (rc != MPI_SUCCESS)
+        TEST_FAIL("wide call %d: the call returned error %d in world rank %d", call, rc, wrank);
+    for (int i = 0; receives && i < rsize; i++) {
+        double got, guard;
+        memcpy(&got, rbuf + (size_t)i * WIDE_EXTENT, sizeof got);
+        memcpy(&guard, rbuf + (size_t)i * WIDE_EXTENT + sizeof(double), sizeof guard);
+        if (got != wide_value(first_remote + i, call) || memcmp(&guard, &fill, sizeof fill) != 0)
+            TEST_FAIL("wide call %d: block %d is %g (want %g), its guard %s", call, i, got,
+                      wide_value(first_remote + i, call), memcmp(&guard, &fill, sizeof fill) ? "written" : "intact");
+    }
+    munmap(rbuf, span);
+}
+
+static int wide_extent(int left)
+{
+    int is_left, wrank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm inter = test_intercomm(left, &is_left);
+    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    MPI_Datatype wide;
+    MPI_Type_create_resized(MPI_DOUBLE, 0, WIDE_EXTENT, &wide);
+    MPI_Type_commit(&wide);
+    for (int v = 0; v < 2; v++) {
+        wide_call(inter, left, is_left, wide, 3 * v, 1, 0, v);
+        wide_call(inter, left, is_left, wide, 3 * v + 1, 0, 1, v);
+        wide_call(inter, left, is_left, wide, 3 * v + 2, 1, 1, v);
+    }
+    MPI_Type_free(&wide);
+    if (wrank == 0)
+        printf("expect served moved=6\nPASS large_total wide (%d processes on the left; MPI_Allgather and "
+               "MPI_Allgatherv, 3 calls each, receive extent %lld bytes)\n",
+               left, (long long)WIDE_EXTENT);
+    MPI_Comm_free(&inter);
+    MPI_Finalize();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     if (argc > 1 && strcmp(argv[1], "withdraw") == 0)
         return withdraw_large();
+    if (argc > 2 && strcmp(argv[1], "wide") == 0)
+        return wide_extent(atoi(argv[2]));
     int is_left, wrank, rsize, nsenders;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm inter = test_intercomm(2, &is_left);

@@ -26,3 +26,28 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
 else
     echo "skipped withdraw: not Open MPI (see the comment above)"
 fi
+# A receive type whose extent (256 MiB) puts the blocks far apart in a
+# sparse buffer, under fail_malloc.c's IG_TEST_MEMORY_LIMIT (128 MiB: no
+# allocation larger than that succeeds, as on a machine with less memory
+# than the buffer spans).  The fully connected algorithm's group stage ran
+# in Open MPI's allgather, whose Bruck algorithm allocates scratch by the
+# span: one process returned MPI_ERR_INTERN, its peers MPI_SUCCESS with a
+# block missing.  Such a layout is agreed as sparse and the stage runs in
+# intergather's ring, whatever INTERGATHER_GROUP_ALLGATHER says
+# (src/decide.c, call_stage_for).  3+3 is the Bruck case; 2+4 and 4+2 take
+# fc's broadcast stage and the spread plan.
+FAILLIB="$IG_TOP_BUILDDIR/tests/mpi/.libs/libfailmalloc.so"
+[ -f "$FAILLIB" ] || { echo "missing $FAILLIB (built by make check)" >&2; exit 1; }
+for left in 3 2 4; do
+    for settings in "INTERGATHER_ALGORITHM=fc INTERGATHER_GROUP_ALLGATHER=mpi" "INTERGATHER_ALGORITHM=fc" \
+                    "INTERGATHER_TOPOLOGY=ring" "INTERGATHER_ALGORITHM=auto"; do
+        # shellcheck disable=SC2086
+        ig_launch 6 LD_PRELOAD="$FAILLIB $IG_LIB" IG_TEST_MEMORY_LIMIT=134217728 INTERGATHER_VERBOSE=1 $settings \
+            -- "$TESTS_BIN/large_total" wide "$left"
+        expect_pass "large_total wide"
+        served=fully-connected
+        [ "$settings" = INTERGATHER_TOPOLOGY=ring ] && served=ring
+        expect_summary "$served" "$(expected_moved)"
+        echo "ok wide $left+$((6 - left)) $settings"
+    done
+done

@@ -974,58 +974,77 @@ START_TEST(decide_pair_room_holds_model_choices)
 }
 END_TEST
 
-/* Under an MPI whose intra-communicator MPI_Allgatherv cannot take
- * members' types of different size or extent (MPICH 4.0.2: settings.h),
- * every group stage is intergather's ring whatever the setting; everything
- * else about the choice stays. */
-START_TEST(decide_allgatherv_stage_without_mixed_types)
+/* Two facts move every group stage to intergather's ring whatever the
+ * setting, and change nothing else about the choice: an MPI whose
+ * intra-communicator MPI_Allgatherv cannot take members' types of
+ * different size or extent (MPICH 4.0.2: settings.h), and a receive buffer
+ * that some process has sparse (shape.h: the MPI library's allgather could
+ * allocate scratch by its span). */
+enum { RING_BY_MIXED_TYPES, RING_BY_SPARSE, RING_CONDITIONS };
+
+/* `b` must be `a` with the ring in every group stage; returns how many
+ * stages moved from MPI's to the ring. */
+static int require_stages_ringed(const ig_choice *a, const ig_choice *b, const char *what)
+{
+    int rings = 0;
+    REQUIRE(a->kind == b->kind && a->nsteps == b->nsteps, "%s: kind %d/%d, steps %d/%d", what, a->kind, b->kind,
+            a->nsteps, b->nsteps);
+    for (int k = 0; a->kind == IG_DECISION_SERVE && k < a->nsteps; k++) {
+        REQUIRE_EQ(a->steps[k].algorithm, b->steps[k].algorithm);
+        REQUIRE_EQ(a->steps[k].sender, b->steps[k].sender);
+        for (int g = 0; g < 2; g++) {
+            int staged = b->steps[k].algorithm == IG_ALG_FULL_DUPLEX ||
+                         (g == 1 && (b->steps[k].algorithm == IG_ALG_FC || b->steps[k].algorithm == IG_ALG_SPREAD));
+            ig_group_stage want = staged ? IG_GROUP_STAGE_RING : a->steps[k].stage[g];
+            REQUIRE(b->steps[k].stage[g] == want, "%s step %d (algorithm %d): stage[%d] %d, want %d", what, k,
+                    b->steps[k].algorithm, g, b->steps[k].stage[g], want);
+            rings += staged && a->steps[k].stage[g] != IG_GROUP_STAGE_RING;
+        }
+    }
+    return rings;
+}
+
+START_TEST(decide_stage_forced_to_ring)
 {
     build_settings(0);
     static const int ns[] = { 1, 2, 3, 5, 8 };
     static const uint64_t bs[] = { 0, 1, 4096, RING_MIN, BIG };
-    int rings = 0;
-    for (int op = 0; op < 2; op++)
-        for (int ip = 0; ip < 5; ip++)
-            for (int iq = 0; iq < 5; iq++)
-                for (int b0 = 0; b0 < 5; b0++)
-                    for (int b1 = 0; b1 < 5; b1++)
-                        for (int i = 0; i < n_settings; i++) {
-                            ig_shape sh = full_shape(ns[ip], ns[iq], 1 + (b0 + b1 + i) % 2, bs[b0], bs[b1]);
-                            ig_settings with = all_settings[i], without = all_settings[i];
-                            with.mpi_allgatherv_mixed_types = 1;
-                            without.mpi_allgatherv_mixed_types = 0;
-                            ig_choice a, b;
-                            ig_decide(&sh, op, &with, &a);
-                            ig_decide(&sh, op, &without, &b);
-                            REQUIRE(a.kind == b.kind && a.nsteps == b.nsteps,
-                                    "op=%d n=(%d,%d) settings %d: kind %d/%d, steps %d/%d", op, ns[ip], ns[iq], i,
-                                    a.kind, b.kind, a.nsteps, b.nsteps);
-                            for (int k = 0; a.kind == IG_DECISION_SERVE && k < a.nsteps; k++) {
-                                REQUIRE_EQ(a.steps[k].algorithm, b.steps[k].algorithm);
-                                REQUIRE_EQ(a.steps[k].sender, b.steps[k].sender);
-                                for (int g = 0; g < 2; g++) {
-                                    int staged = b.steps[k].algorithm == IG_ALG_FULL_DUPLEX ||
-                                                 (g == 1 && (b.steps[k].algorithm == IG_ALG_FC ||
-                                                             b.steps[k].algorithm == IG_ALG_SPREAD));
-                                    ig_group_stage want = staged ? IG_GROUP_STAGE_RING : a.steps[k].stage[g];
-                                    REQUIRE(b.steps[k].stage[g] == want,
-                                            "op=%d n=(%d,%d) b=(%llu,%llu) settings %d step %d (algorithm %d): "
-                                            "stage[%d] %d, want %d", op, ns[ip], ns[iq], (unsigned long long)bs[b0],
-                                            (unsigned long long)bs[b1], i, k, b.steps[k].algorithm, g,
-                                            b.steps[k].stage[g], want);
-                                    rings += staged && a.steps[k].stage[g] != IG_GROUP_STAGE_RING;
-                                }
+    int rings[RING_CONDITIONS] = { 0 };
+    for (int cond = 0; cond < RING_CONDITIONS; cond++)
+        for (int op = 0; op < 2; op++)
+            for (int ip = 0; ip < 5; ip++)
+                for (int iq = 0; iq < 5; iq++)
+                    for (int b0 = 0; b0 < 5; b0++)
+                        for (int b1 = 0; b1 < 5; b1++)
+                            for (int i = 0; i < n_settings; i++) {
+                                ig_shape plain = full_shape(ns[ip], ns[iq], 1 + (b0 + b1 + i) % 2, bs[b0], bs[b1]);
+                                ig_shape ringed = plain;
+                                ig_settings with = all_settings[i], without = all_settings[i];
+                                with.mpi_allgatherv_mixed_types = 1;
+                                without.mpi_allgatherv_mixed_types = cond != RING_BY_MIXED_TYPES;
+                                ringed.sparse = cond == RING_BY_SPARSE;
+                                ig_choice a, b;
+                                ig_decide(&plain, op, &with, &a);
+                                ig_decide(&ringed, op, &without, &b);
+                                char what[160];
+                                snprintf(what, sizeof what, "condition %d op=%d n=(%d,%d) b=(%llu,%llu) settings %d",
+                                         cond, op, ns[ip], ns[iq], (unsigned long long)bs[b0],
+                                         (unsigned long long)bs[b1], i);
+                                rings[cond] += require_stages_ringed(&a, &b, what);
                             }
-                        }
-    /* Some stage really moved from MPI's to the ring. */
-    ck_assert_int_gt(rings, 0);
+    /* Under each condition some stage really moved from MPI's to the ring. */
+    ck_assert_int_gt(rings[RING_BY_MIXED_TYPES], 0);
+    ck_assert_int_gt(rings[RING_BY_SPARSE], 0);
     ig_settings s;
     ig_settings_defaults(&s);
-    s.mpi_allgatherv_mixed_types = 0;
     s.group_stage = IG_GROUP_STAGE_MPI;
     ig_shape sh = full_shape(3, 3, 1, 8, 8);
-    ck_assert_int_eq(ig_decide_one_exchange(&sh, &s).stage[0], IG_GROUP_STAGE_RING);
-    ck_assert_int_eq(ig_decide_one_exchange(&sh, &s).stage[1], IG_GROUP_STAGE_RING);
+    for (int cond = 0; cond < RING_CONDITIONS; cond++) {
+        s.mpi_allgatherv_mixed_types = cond != RING_BY_MIXED_TYPES;
+        sh.sparse = cond == RING_BY_SPARSE;
+        ck_assert_int_eq(ig_decide_one_exchange(&sh, &s).stage[0], IG_GROUP_STAGE_RING);
+        ck_assert_int_eq(ig_decide_one_exchange(&sh, &s).stage[1], IG_GROUP_STAGE_RING);
+    }
 }
 END_TEST
 
@@ -1620,7 +1639,7 @@ int main(void)
     tcase_add_test(tc, decide_examples);
     tcase_add_test(tc, decide_one_exchange);
     tcase_add_test(tc, decide_on_one_pair);
-    tcase_add_test(tc, decide_allgatherv_stage_without_mixed_types);
+    tcase_add_test(tc, decide_stage_forced_to_ring);
     tcase_add_test(tc, decide_pair_room_holds_model_choices);
     tcase_add_test(tc, decide_model_matters_only_where_measured);
     tcase_add_test(tc, decide_reason_and_sizes_first);

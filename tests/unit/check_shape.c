@@ -517,7 +517,8 @@ END_TEST
 
 static int same_shape(const ig_shape *a, const ig_shape *b)
 {
-    int same = a->reason == b->reason && a->sizes == b->sizes && a->nodes == b->nodes && a->scattered == b->scattered;
+    int same = a->reason == b->reason && a->sizes == b->sizes && a->nodes == b->nodes && a->scattered == b->scattered &&
+               a->sparse == b->sparse;
     for (int g = 0; g < 2; g++)
         same = same && a->n[g] == b->n[g] && a->max_block[g] == b->max_block[g] && a->total[g] == b->total[g] &&
                a->send_overlaps[g] == b->send_overlaps[g] && a->send_min[g] == b->send_min[g] &&
@@ -547,7 +548,7 @@ START_TEST(guess_is_agreed_shape)
                             for (int h = 0; h < 2; h++) {
                                 ig_shape_uniform_contribution(h, send[h], send[1 - h], h == g && overlaps,
                                                               IG_FALLBACK_NONE, w);
-                                ig_shape_uniform_mark_scattered(scattered, w);
+                                ig_shape_uniform_mark_layout(scattered, 0, w);
                                 for (int i = 0; i < IG_UNIFORM_LEN; i++)
                                     v[i] = w[i] > v[i] ? w[i] : v[i];
                             }
@@ -563,6 +564,56 @@ START_TEST(guess_is_agreed_shape)
 }
 END_TEST
 
+/* The sparse rule (shape.h): a span of more than IG_SPARSE_SPAN_BYTES
+ * that is more than twice the data. */
+START_TEST(receive_sparse_rule)
+{
+    const double mib = 1024.0 * 1024.0;
+    ck_assert(!ig_shape_receive_sparse(3, 8, 8));                   /* dense and small */
+    ck_assert(ig_shape_receive_sparse(3, 256 * mib, 8));            /* test_large_total.sh's wide layout */
+    ck_assert(!ig_shape_receive_sparse(3, 64 * mib, 8));            /* gaps, but a 192 MiB span */
+    ck_assert(!ig_shape_receive_sparse(1, 256 * mib, 0));           /* exactly the bound */
+    ck_assert(ig_shape_receive_sparse(1, 256 * mib + 1, 0));
+    ck_assert(!ig_shape_receive_sparse(100, 4 * mib, 4 * mib));     /* 400 MiB, all data */
+    ck_assert(!ig_shape_receive_sparse(100, 4 * mib, 2 * mib));     /* half data: not more than twice */
+    ck_assert(ig_shape_receive_sparse(100, 4 * mib, 2 * mib - 1));
+    ck_assert(!ig_shape_receive_sparse(0, 1e18, 0));                /* no remote block */
+    ck_assert(!ig_shape_receive_sparse(3, -256 * mib, 8));          /* blocks laid out downwards */
+    ck_assert(ig_shape_receive_sparse(1 << 30, 1e9, 0));            /* no overflow */
+}
+END_TEST
+
+/* One process's sparse buffer makes the call's shape sparse; nothing
+ * else changes.  A guess never says sparse (shape.h), nor an
+ * MPI_Allgatherv's records. */
+START_TEST(sparse_is_any_process)
+{
+    for (int who = -1; who < 4; who++) { /* -1: no process */
+        int64_t v[IG_UNIFORM_LEN], w[IG_UNIFORM_LEN];
+        for (int r = 0; r < 4; r++) {
+            ig_shape_uniform_contribution(r >= 2, 8, 8, 0, IG_FALLBACK_NONE, w);
+            ig_shape_uniform_mark_layout(0, r == who, w);
+            for (int i = 0; i < IG_UNIFORM_LEN; i++)
+                v[i] = r == 0 || w[i] > v[i] ? w[i] : v[i];
+        }
+        ig_shape sh, dense = uniform_of(2, 8, 8, 2, 8, 8);
+        ig_shape_from_uniform(v, 2, 2, &sh);
+        ck_assert_int_eq(sh.sparse, who >= 0);
+        sh.sparse = 0;
+        ck_assert(same_shape(&sh, &dense));
+        ck_assert_int_eq(dense.sparse, 0);
+    }
+    ig_shape guess;
+    ig_shape_guess_uniform(0, 8, 8, 0, 1, 2, 2, 1, 0, &guess);
+    ck_assert_int_eq(guess.sparse, 0);
+    int64_t records[4 * IG_RECORD_LEN];
+    for (int r = 0; r < 4; r++)
+        ig_shape_record(8, 0, 0, IG_FALLBACK_NONE, records + r * IG_RECORD_LEN);
+    ig_shape_from_records(records, 2, 2, 0, &guess);
+    ck_assert_int_eq(guess.sparse, 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("shape");
@@ -572,6 +623,8 @@ int main(void)
     tcase_add_test(tc, uniform_examples);
     tcase_add_test(tc, digest_properties);
     tcase_add_test(tc, guess_is_agreed_shape);
+    tcase_add_test(tc, receive_sparse_rule);
+    tcase_add_test(tc, sparse_is_any_process);
     tcase_add_test(tc, uniform_exhaustive);
     tcase_add_test(tc, records_exhaustive);
     tcase_add_test(tc, uniform_random);
