@@ -32,7 +32,14 @@
 #   * MPI_Comm_spawn fails in MPICH 4.0.2 on this machine without the shim
 #     too ("Error in spawn call"), so test_spawn.sh runs in the Open MPI
 #     pass only.
-# And one of MPICH's design: its Fortran PMPI_Allgather calls the C
+# And two of MPICH's design.  Its ch4:ucx device waits by polling and never
+# gives up the core, so with more processes than cores (up to 16 on this
+# machine's 2) every launch crawled: this pass took 690 of the suite's 1000
+# seconds. Every process an MPICH launch starts in the tests preloads
+# tests/mpi/idle_yield.c's library (tests/mpi/common.sh, ig_launch), which
+# sleeps 20 microseconds after 64 idle polls: it changes when a waiting
+# process runs, not what any call does, and the pass took 112 seconds.
+# And its Fortran PMPI_Allgather calls the C
 # MPI_Allgather (libmpichfort.so), so the shim also sees the native
 # reference calls of tests/fortran/test_fortran.sh and its counts do not
 # hold; that test runs in the Open MPI pass only, too.

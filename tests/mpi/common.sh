@@ -45,29 +45,45 @@ ig_launcher_kind() {
     IG_LAUNCHER_OF=$MPIRUN
 }
 
+# Under MPICH's launcher every process also preloads idle_yield.c's
+# library first (MPICH's idle processes would otherwise spin on the few
+# cores; the file says why and what it changes: nothing but when a waiting
+# process runs).
+IG_IDLE_YIELD_LIB="${IG_TOP_BUILDDIR:-.}/tests/mpi/.libs/libidleyield.so"
+
 # ig_launch CONTEXT [: CONTEXT]...: run $MPIRUN, output in $IG_OUT, where
 # CONTEXT is NP [NAME=VALUE | NAME]... -- PROGRAM ARGS... (one application
 # context: NP processes, these variables set in them, NAME alone passing
 # this shell's value).  Fails, showing the output, if the launch fails.
 ig_launch() {
     ig_launcher_kind
-    local cmd=("$MPIRUN") first=1 np a
+    local cmd=("$MPIRUN") first=1 np a name value preload
     [ "$IG_LAUNCHER_KIND" = openmpi ] && cmd+=(--oversubscribe)
+    if [ "$IG_LAUNCHER_KIND" = hydra ] && [ ! -f "$IG_IDLE_YIELD_LIB" ]; then
+        echo "ig_launch: missing $IG_IDLE_YIELD_LIB (built by make check)" >&2
+        return 2
+    fi
     while [ $# -gt 0 ]; do
         [ $first = 1 ] || cmd+=(:)
         first=0
         np=$1; shift
         cmd+=(-np "$np")
+        preload=$IG_IDLE_YIELD_LIB
         while [ $# -gt 0 ] && [ "$1" != -- ]; do
             a=$1; shift
             if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
                 cmd+=(-x "$a")   # -x NAME=VALUE and -x NAME both exist
-            elif [ "${a#*=}" != "$a" ]; then
-                cmd+=(-env "${a%%=*}" "${a#*=}")
+                continue
+            fi
+            name=${a%%=*}
+            if [ "$name" != "$a" ]; then value=${a#*=}; else value=${!a-}; fi
+            if [ "$name" = LD_PRELOAD ]; then
+                preload="$IG_IDLE_YIELD_LIB${value:+ $value}"
             else
-                cmd+=(-env "$a" "${!a-}")
+                cmd+=(-env "$name" "$value")
             fi
         done
+        [ "$IG_LAUNCHER_KIND" = openmpi ] || cmd+=(-env LD_PRELOAD "$preload")
         [ $# -gt 0 ] || { echo "ig_launch: missing -- PROGRAM" >&2; return 2; }
         shift  # --
         local prog=$1 nargs=0
