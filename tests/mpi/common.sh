@@ -48,7 +48,9 @@ ig_launcher_kind() {
 # Under MPICH's launcher every process also preloads idle_yield.c's
 # library first (MPICH's idle processes would otherwise spin on the few
 # cores; the file says why and what it changes: nothing but when a waiting
-# process runs).
+# process runs), before what the context's LD_PRELOAD, or else this
+# shell's, names.  Not with IG_LAUNCH_INHERIT=1 (run_inherited), whose
+# launches add nothing to the environment.
 IG_IDLE_YIELD_LIB="${IG_TOP_BUILDDIR:-.}/tests/mpi/.libs/libidleyield.so"
 
 # ig_launch CONTEXT [: CONTEXT]...: run $MPIRUN, output in $IG_OUT, where
@@ -59,7 +61,9 @@ ig_launch() {
     ig_launcher_kind
     local cmd=("$MPIRUN") first=1 np a name value preload
     [ "$IG_LAUNCHER_KIND" = openmpi ] && cmd+=(--oversubscribe)
-    if [ "$IG_LAUNCHER_KIND" = hydra ] && [ ! -f "$IG_IDLE_YIELD_LIB" ]; then
+    local yield=1
+    [ "$IG_LAUNCHER_KIND" = hydra ] && [ "${IG_LAUNCH_INHERIT:-0}" != 1 ] || yield=0
+    if [ $yield = 1 ] && [ ! -f "$IG_IDLE_YIELD_LIB" ]; then
         echo "ig_launch: missing $IG_IDLE_YIELD_LIB (built by make check)" >&2
         return 2
     fi
@@ -68,7 +72,7 @@ ig_launch() {
         first=0
         np=$1; shift
         cmd+=(-np "$np")
-        preload=$IG_IDLE_YIELD_LIB
+        preload=${LD_PRELOAD-}
         while [ $# -gt 0 ] && [ "$1" != -- ]; do
             a=$1; shift
             if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
@@ -77,13 +81,13 @@ ig_launch() {
             fi
             name=${a%%=*}
             if [ "$name" != "$a" ]; then value=${a#*=}; else value=${!a-}; fi
-            if [ "$name" = LD_PRELOAD ]; then
-                preload="$IG_IDLE_YIELD_LIB${value:+ $value}"
+            if [ "$name" = LD_PRELOAD ] && [ $yield = 1 ]; then
+                preload=$value
             else
                 cmd+=(-env "$name" "$value")
             fi
         done
-        [ "$IG_LAUNCHER_KIND" = openmpi ] || cmd+=(-env LD_PRELOAD "$preload")
+        [ $yield = 0 ] || cmd+=(-env LD_PRELOAD "$IG_IDLE_YIELD_LIB${preload:+ $preload}")
         [ $# -gt 0 ] || { echo "ig_launch: missing -- PROGRAM" >&2; return 2; }
         shift  # --
         local prog=$1 nargs=0
@@ -156,7 +160,7 @@ run_preloaded_mpmd() {
 # environment module.  Output in $IG_OUT.
 run_inherited() {
     local np=$1; shift
-    ig_launch "$np" -- "$@"
+    IG_LAUNCH_INHERIT=1 ig_launch "$np" -- "$@"
 }
 
 # summary_value KEY: the number after KEY= in world rank 0's summary line.
