@@ -272,9 +272,10 @@ matrix_size() {
 }
 
 # test_pairs: the (p, q) matrix as "p,q" words: {1..5} x {1..5} plus four
-# lopsided pairs.  IG_TEST_QUICK=1 (used for the repeat runs inside `make
-# distcheck` and the second MPI build) keeps the lopsided pairs and the
-# square and near-square ones.
+# lopsided pairs.  IG_TEST_QUICK=1 (the repeat runs inside `make
+# distcheck`; test_fc_variants.sh's variants and the paper's ring schedule
+# in test_allgatherv.sh always) keeps the lopsided pairs and the square and
+# near-square ones.
 test_pairs() {
     local pairs="1,7 7,1 3,8 8,3" p q
     if [ "${IG_TEST_QUICK:-0}" = 1 ]; then

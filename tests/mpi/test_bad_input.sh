@@ -23,7 +23,7 @@
 export INTERGATHER_MIN_BYTES=0
 
 prog="$TESTS_BIN/bad_input"
-# IG_TEST_QUICK=1 (the repeat runs of `make distcheck`, the MPICH pass):
+# IG_TEST_QUICK=1 (the repeat runs of `make distcheck`):
 # MPI_ERRORS_RETURN only.
 handlers="return fatal"
 [ "${IG_TEST_QUICK:-0}" != 1 ] || handlers=return
