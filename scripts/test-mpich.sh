@@ -38,7 +38,9 @@
 # seconds. Every process an MPICH launch starts in the tests preloads
 # tests/mpi/idle_yield.c's library (tests/mpi/common.sh, ig_launch), which
 # sleeps 20 microseconds after 64 idle polls: it changes when a waiting
-# process runs, not what any call does, and the pass took 112 seconds.
+# process runs, not what any call does, and the pass took 102 seconds, 115
+# with the full matrices (fresh-clone runs of scripts/test-all.sh, this
+# pass's build included).
 # And its Fortran PMPI_Allgather calls the C
 # MPI_Allgather (libmpichfort.so), so the shim also sees the native
 # reference calls of tests/fortran/test_fortran.sh and its counts do not

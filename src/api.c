@@ -19,7 +19,9 @@
  * first group receives.  Each process knows its own arguments; one MAX
  * allreduce over the pair gives every process the same block sizes and
  * whether any block is scattered in memory (what decides the chain's
- * segments), as the shim's agreement does (agree.c), and whether some
+ * segments) or any receive buffer sparse (what keeps a group stage out of
+ * the MPI library: shape.h), as the shim's agreement does (agree.c), and
+ * whether some
  * process cannot take part (local_rc: it could not build its buffers'
  * types, say for want of memory).  Then every process returns an error
  * (its own, or MPI_ERR_OTHER where another process failed) instead of
@@ -27,27 +29,31 @@
 static int shape_of(ig_pair *pair, int full, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
                     int local_rc, ig_shape *sh)
 {
-    MPI_Count ssize = 0, rsize = 0;
+    MPI_Count ssize = 0, rsize = 0, rlb = 0, rextent = 0;
     int rc = local_rc;
     if (rc == MPI_SUCCESS && scount > 0)
         rc = PMPI_Type_size_x(stype, &ssize);
     if (rc == MPI_SUCCESS && rcount > 0)
         rc = PMPI_Type_size_x(rtype, &rsize);
+    if (rc == MPI_SUCCESS && rcount > 0)
+        rc = PMPI_Type_get_extent_x(rtype, &rlb, &rextent);
     uint64_t sent = (uint64_t)scount * (uint64_t)ssize, received = (uint64_t)rcount * (uint64_t)rsize;
     int first = ig_pair_is_sender(pair);
     uint64_t k_first = first ? sent : received, k_second = full ? (first ? received : sent) : 0;
-    int64_t mine[4] = { (scount > 0 && !ig_type_contiguous(scount, stype)) ||
+    int sparse = rcount > 0 && ig_shape_receive_sparse(first ? pair->q : pair->p, (double)rcount * (double)rextent,
+                                                       (double)received);
+    int64_t mine[5] = { (scount > 0 && !ig_type_contiguous(scount, stype)) ||
                             (rcount > 0 && !ig_type_contiguous(rcount, rtype)),
-                        (int64_t)k_first, (int64_t)k_second, rc != MPI_SUCCESS },
-            all[4] = { 1, 0, 0, 1 };
+                        (int64_t)k_first, (int64_t)k_second, rc != MPI_SUCCESS, sparse },
+            all[5] = { 1, 0, 0, 1, 0 };
     /* Every process takes part, even one whose own query failed. */
-    int arc = PMPI_Allreduce(mine, all, 4, MPI_INT64_T, MPI_MAX, pair->comm);
+    int arc = PMPI_Allreduce(mine, all, 5, MPI_INT64_T, MPI_MAX, pair->comm);
     if (rc == MPI_SUCCESS)
         rc = arc != MPI_SUCCESS ? arc : all[3] ? MPI_ERR_OTHER : MPI_SUCCESS;
     *sh = (ig_shape){ .n = { pair->p, pair->q }, .reason = IG_FALLBACK_NONE, .sizes = IG_SIZES_AGREE, .nodes = 2,
                       .max_block = { (uint64_t)all[1], (uint64_t)all[2] },
                       .total = { (uint64_t)all[1] * (uint64_t)pair->p, (uint64_t)all[2] * (uint64_t)pair->q },
-                      .scattered = all[0] != 0 };
+                      .scattered = all[0] != 0, .sparse = all[4] != 0 };
     return rc;
 }
 

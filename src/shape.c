@@ -32,7 +32,7 @@ void ig_shape_uniform_mark_layout(int scattered, int sparse, int64_t v[IG_UNIFOR
 int ig_shape_receive_sparse(int blocks, double spacing, double block_bytes)
 {
     double span = blocks * spacing;
-    return span > IG_SPARSE_SPAN_BYTES && span > 2 * blocks * block_bytes;
+    return span > IG_SPARSE_SPAN_BYTES && span > 2.0 * blocks * block_bytes;
 }
 
 void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_shape *s)

@@ -49,9 +49,11 @@ ig_launcher_kind() {
 # library first (MPICH's idle processes would otherwise spin on the few
 # cores; the file says why and what it changes: nothing but when a waiting
 # process runs), before what the context's LD_PRELOAD, or else this
-# shell's, names.  Not with IG_LAUNCH_INHERIT=1 (run_inherited), whose
-# launches add nothing to the environment.
-IG_IDLE_YIELD_LIB="${IG_TOP_BUILDDIR:-.}/tests/mpi/.libs/libidleyield.so"
+# shell's, names.  Only in the test suite (make check sets IG_TOP_BUILDDIR
+# and builds the library): the checks of an installed tree run programs
+# exactly as users do.  Not with IG_LAUNCH_INHERIT=1 (run_inherited),
+# whose launches add nothing to the environment.
+IG_IDLE_YIELD_LIB=${IG_TOP_BUILDDIR:+$IG_TOP_BUILDDIR/tests/mpi/.libs/libidleyield.so}
 
 # ig_launch CONTEXT [: CONTEXT]...: run $MPIRUN, output in $IG_OUT, where
 # CONTEXT is NP [NAME=VALUE | NAME]... -- PROGRAM ARGS... (one application
@@ -62,7 +64,7 @@ ig_launch() {
     local cmd=("$MPIRUN") first=1 np a name value preload
     [ "$IG_LAUNCHER_KIND" = openmpi ] && cmd+=(--oversubscribe)
     local yield=1
-    [ "$IG_LAUNCHER_KIND" = hydra ] && [ "${IG_LAUNCH_INHERIT:-0}" != 1 ] || yield=0
+    [ "$IG_LAUNCHER_KIND" = hydra ] && [ "${IG_LAUNCH_INHERIT:-0}" != 1 ] && [ -n "$IG_IDLE_YIELD_LIB" ] || yield=0
     if [ $yield = 1 ] && [ ! -f "$IG_IDLE_YIELD_LIB" ]; then
         echo "ig_launch: missing $IG_IDLE_YIELD_LIB (built by make check)" >&2
         return 2

@@ -62,8 +62,11 @@
  *                             RANK"
  *   IG_TEST_MEMORY_LIMIT      a size in bytes: in every process, any malloc
  *                             or calloc larger than it fails, whoever asks
- *                             (the MPI library included), as on a machine
- *                             with less memory than that; each reported as
+ *                             (the MPI library included), as a machine
+ *                             with less memory than that would refuse one
+ *                             large allocation (realloc and the aligned
+ *                             allocators are not limited); a value that is
+ *                             not a number ends the process; each reported as
  *                             "fail_malloc: FUNCTION(SIZE) over the limit
  *                             in world rank RANK"
  *   IG_TEST_TRACE_ALLOC=1     report every allocation libintergather makes,
@@ -159,8 +162,15 @@ static int over_limit(const char *function, size_t size)
     static size_t limit;
     if (armed < 0) {
         const char *l = getenv("IG_TEST_MEMORY_LIMIT");
+        char *end = NULL;
         armed = l != NULL;
-        limit = armed ? (size_t)strtoull(l, NULL, 10) : 0;
+        limit = armed ? (size_t)strtoull(l, &end, 10) : 0;
+        if (armed && (end == l || *end != '\0')) {
+            static const char bad[] = "fail_malloc: IG_TEST_MEMORY_LIMIT is not a number of bytes\n";
+            ssize_t written = write(STDERR_FILENO, bad, sizeof bad - 1);
+            (void)written; /* it ends here either way */
+            _exit(2);
+        }
     }
     if (!armed || size <= limit)
         return 0;

@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <time.h>
 
 #define IDLE_POLLS_BEFORE_SLEEP 64
@@ -25,13 +26,20 @@
 
 typedef void *ucp_worker_h; /* an opaque pointer in UCX's ucp.h */
 
+static unsigned (*next_progress)(ucp_worker_h);
+
+static void find_next_progress(void)
+{
+    *(void **)&next_progress = dlsym(RTLD_NEXT, "ucp_worker_progress");
+}
+
+/* Per thread: tests/mpi/threads.c waits in several threads at once. */
 unsigned ucp_worker_progress(ucp_worker_h worker)
 {
-    static unsigned (*next)(ucp_worker_h);
-    static unsigned idle_polls;
-    if (next == NULL)
-        *(void **)&next = dlsym(RTLD_NEXT, "ucp_worker_progress");
-    unsigned events = next(worker);
+    static pthread_once_t found = PTHREAD_ONCE_INIT;
+    static _Thread_local unsigned idle_polls;
+    pthread_once(&found, find_next_progress);
+    unsigned events = next_progress(worker);
     if (events != 0) {
         idle_polls = 0;
     } else if (++idle_polls >= IDLE_POLLS_BEFORE_SLEEP) {

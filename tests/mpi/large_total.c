@@ -27,7 +27,7 @@
  * hand such a layout to an MPI allgather that allocates scratch by the
  * extent (Open MPI's Bruck): that failed in one process, which returned
  * MPI_ERR_INTERN while its peers returned MPI_SUCCESS with a missing block
- * (src/decide.c, wide_layout).  Left to right, right to left, then both.
+ * (src/decide.c, call_stage_for).  Left to right, right to left, then both.
  */
 #include "testlib.h"
 

@@ -14,6 +14,14 @@
  * queried a sender's receive type when its count was positive.
  *
  * Usage: pair_full_duplex          (prints "PASS pair_full_duplex")
+ *
+ * pair_full_duplex wide   (6 processes, a pair of 3 + 3): the fully
+ * connected algorithm, half and full duplex, one double per process
+ * received with a type resized to a 256 MiB extent in a sparse mapping;
+ * run under fail_malloc.c's IG_TEST_MEMORY_LIMIT below the span.  The
+ * API's shape must call such a buffer sparse as the shim's agreement does
+ * (src/api.c, src/shape.h), or the group stage runs in Open MPI's Bruck
+ * allgather, which allocates by the span and fails in one process.
  */
 #include "intergather.h"
 #include "testlib.h"
@@ -21,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static int pattern(int world_rank, int call, int i)
 {
@@ -97,9 +106,63 @@ static void half_duplex_call(ig_pair *pair, const char *algorithm, int p, int co
     free(rbuf);
 }
 
+#define WIDE_EXTENT ((MPI_Aint)256 << 20)
+
+/* One wide call on a pair of 3 + 3: the first group sends (both groups in
+ * full duplex) world rank + 0.5 * call; blocks land WIDE_EXTENT apart. */
+static void wide_call(ig_pair *pair, MPI_Datatype wide, int full, int call)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int first = rank < 3, receives = full || !first;
+    size_t span = 2 * (size_t)WIDE_EXTENT + sizeof(double);
+    char *rbuf = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (rbuf == MAP_FAILED)
+        TEST_FAIL("cannot map %zu bytes", span);
+    double mine = rank + 0.5 * call, got;
+    int rc = full ? ig_pair_allgather_fd(pair, &mine, 1, MPI_DOUBLE, rbuf, 1, wide)
+                  : ig_pair_allgather_fc(pair, first ? &mine : NULL, first, MPI_DOUBLE, first ? NULL : rbuf,
+                                         receives, first ? MPI_DATATYPE_NULL : wide);
+    if (rc != MPI_SUCCESS)
+        TEST_FAIL("wide call %d (%s duplex): error %d in world rank %d", call, full ? "full" : "half", rc, rank);
+    for (int i = 0; receives && i < 3; i++) {
+        memcpy(&got, rbuf + (size_t)i * WIDE_EXTENT, sizeof got);
+        double want = (first ? 3 + i : i) + 0.5 * call;
+        if (got != want)
+            TEST_FAIL("wide call %d: block %d is %g, want %g", call, i, got, want);
+    }
+    munmap(rbuf, span);
+}
+
+static int wide_calls(void)
+{
+    ig_pair *pair;
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 6)
+        TEST_FAIL("pair_full_duplex wide runs on 6 processes, not %d", size);
+    if (ig_pair_create(MPI_COMM_WORLD, 3, &pair) != MPI_SUCCESS)
+        TEST_FAIL("ig_pair_create(p=3) failed");
+    MPI_Datatype wide;
+    MPI_Type_create_resized(MPI_DOUBLE, 0, WIDE_EXTENT, &wide);
+    MPI_Type_commit(&wide);
+    wide_call(pair, wide, 0, 0);
+    wide_call(pair, wide, 1, 1);
+    MPI_Type_free(&wide);
+    ig_pair_free(&pair);
+    if (rank == 0)
+        printf("PASS pair_full_duplex wide (fc half and full duplex, receive extent %lld bytes)\n",
+               (long long)WIDE_EXTENT);
+    MPI_Finalize();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    if (argc > 1 && strcmp(argv[1], "wide") == 0)
+        return wide_calls();
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -580,6 +580,7 @@ START_TEST(receive_sparse_rule)
     ck_assert(!ig_shape_receive_sparse(0, 1e18, 0));                /* no remote block */
     ck_assert(!ig_shape_receive_sparse(3, -256 * mib, 8));          /* blocks laid out downwards */
     ck_assert(ig_shape_receive_sparse(1 << 30, 1e9, 0));            /* no overflow */
+    ck_assert(!ig_shape_receive_sparse(1 << 30, 1e9, 5e8));         /* half data at 2^30 blocks: in doubles */
 }
 END_TEST
 
