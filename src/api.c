@@ -40,7 +40,7 @@ static int shape_of(ig_pair *pair, int full, int scount, MPI_Datatype stype, int
     uint64_t sent = (uint64_t)scount * (uint64_t)ssize, received = (uint64_t)rcount * (uint64_t)rsize;
     int first = ig_pair_is_sender(pair);
     uint64_t k_first = first ? sent : received, k_second = full ? (first ? received : sent) : 0;
-    int sparse = rcount > 0 && ig_shape_receive_sparse(first ? pair->q : pair->p, (double)rcount * (double)rextent,
+    int sparse = rcount > 0 && ig_shape_span_sparse(first ? pair->q : pair->p, (double)rcount * (double)rextent,
                                                        (double)received);
     int64_t mine[5] = { (scount > 0 && !ig_type_contiguous(scount, stype)) ||
                             (rcount > 0 && !ig_type_contiguous(rcount, rtype)),

@@ -44,6 +44,23 @@ static int send_overlaps(int count, const ig_type_layout *t, int in_order)
     return t->extent <= 0 || t->true_extent < (MPI_Aint)t->size || t->extent < t->true_extent || !in_order;
 }
 
+/* Whether the join plan's scratch for p blocks of this process's send
+ * block would be sparse (shape.h): its extra senders allocate it and hand
+ * it to the group stage, both by its span, so a send type resized to a
+ * huge extent (legal: one element sends 8 bytes) failed there for want of
+ * memory on every process where native MPI succeeds.  It counts with
+ * send_overlaps, which keeps that plan away (decide.c: the fully connected
+ * family then spreads).  The group's size is asked only for a block whose
+ * extent exceeds twice its data, which a contiguous block never does. */
+static int join_scratch_sparse(const ig_call *c, const ig_type_layout *t)
+{
+    double spacing = (double)c->scount * (double)t->extent, data = (double)c->send_bytes;
+    int p = 0;
+    if (c->scount == 0 || spacing <= 2.0 * data || PMPI_Comm_size(c->comm, &p) != MPI_SUCCESS)
+        return 0;
+    return ig_shape_span_sparse(p, spacing, data);
+}
+
 /* MPI_Allgather's arguments that cannot be used at all, in the order Open
  * MPI checks them (ompi/mpi/c/allgather.c: the receive type, the receive
  * count, MPI_IN_PLACE on either side, then the send type, count and
@@ -90,7 +107,7 @@ static ig_fallback check_send(ig_call *c, MPI_Comm probe)
     if (!type_facts_of(c->stype, probe, &f))
         return c->hard_error = MPI_ERR_TYPE, IG_FALLBACK_ARGUMENTS;
     c->send_bytes = (int64_t)c->scount * f.layout.size;
-    c->send_overlaps = send_overlaps(c->scount, &f.layout, f.in_order);
+    c->send_overlaps = send_overlaps(c->scount, &f.layout, f.in_order) || join_scratch_sparse(c, &f.layout);
     c->scattered = !ig_layout_contiguous(c->scount, &f.layout, f.in_order);
     /* NULL is also MPI_BOTTOM, legal with absolute addresses: leave it to
      * the MPI library, which knows which one the program meant. */
@@ -195,7 +212,7 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
     c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_layout_contiguous(c->rcount, &f.layout, f.in_order);
     c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * f.layout.size : 0;
     c->sparse_receive = c->op == IG_OP_ALLGATHER &&
-                        ig_shape_receive_sparse(c->remote_size, (double)c->rcount * (double)f.layout.extent,
+                        ig_shape_span_sparse(c->remote_size, (double)c->rcount * (double)f.layout.extent,
                                                 (double)c->expect_bytes);
     if (elements > 0 && f.layout.size > 0 && (c->rbuf == NULL || f.layout.extent <= 0))
         return IG_FALLBACK_ARGUMENTS;

@@ -40,9 +40,10 @@ typedef struct {
     int64_t rtype_size;      /* bytes of one element of the receive type */
     MPI_Aint rtype_extent;   /* its extent (MPI_Allgather places remote block j at j rcount extents) */
     int64_t expect_bytes;    /* MPI_Allgather: bytes of each remote block */
-    int send_overlaps;       /* the send type cannot be received into (overlapping or non-positive extent) */
+    int send_overlaps;       /* the send type cannot be received into (overlapping or non-positive extent),
+                              * or p blocks of it would be sparse scratch (call.c) */
     int scattered;           /* this process's send or receive block is not one contiguous piece of memory */
-    int sparse_receive;      /* MPI_Allgather: its receive buffer is sparse (shape.h, ig_shape_receive_sparse) */
+    int sparse_receive;      /* MPI_Allgather: its receive buffer is sparse (shape.h, ig_shape_span_sparse) */
     ig_fallback local_reason;/* why this process cannot be served, or IG_FALLBACK_NONE */
     /* The error class of arguments that cannot be used point to point at
      * all (MPI_IN_PLACE, a negative count, an unusable type), as the MPI

@@ -29,7 +29,7 @@ void ig_shape_uniform_mark_layout(int scattered, int sparse, int64_t v[IG_UNIFOR
     v[IG_UNIFORM_SPARSE] = sparse != 0;
 }
 
-int ig_shape_receive_sparse(int blocks, double spacing, double block_bytes)
+int ig_shape_span_sparse(int blocks, double spacing, double block_bytes)
 {
     double span = blocks * spacing;
     return span > IG_SPARSE_SPAN_BYTES && span > 2.0 * blocks * block_bytes;

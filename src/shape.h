@@ -29,14 +29,15 @@ typedef struct {
     int n[2];               /* processes of group g */
     uint64_t max_block[2];  /* largest block group g sends, bytes */
     uint64_t total[2];      /* bytes group g sends in all */
-    int send_overlaps[2];   /* some sender of group g has a send type that cannot be received into */
+    int send_overlaps[2];   /* some sender of group g has a send type that cannot be received into,
+                             * or that would make the join plan's scratch sparse (call.c) */
     ig_fallback reason;     /* why some process cannot be served (IG_FALLBACK_NONE: none) */
     ig_sizes_verdict sizes;
     int nodes;              /* nodes the two groups span (comm_cache.c), 1: all share memory */
     int oversubscribed;     /* some node has more of these processes than CPUs (comm_cache.c) */
     int scattered;          /* some process's block is not one contiguous piece of memory (then no
                              * algorithm cuts blocks into byte segments); always 1 for MPI_Allgatherv */
-    int sparse;             /* some process's receive buffer is sparse (ig_shape_receive_sparse): then
+    int sparse;             /* some process's receive buffer is sparse (ig_shape_span_sparse): then
                              * no MPI collective runs a group stage in it; always 0 for MPI_Allgatherv */
     /* For messages about an erroneous call: the range of block sizes group g
      * sends and the range the other group expects from it. */
@@ -65,18 +66,20 @@ void ig_shape_uniform_contribution(int group, int64_t send_bytes, int64_t expect
  * or whose receive buffer is sparse. */
 void ig_shape_uniform_mark_layout(int scattered, int sparse, int64_t v[IG_UNIFORM_LEN]);
 
-/* A receive buffer spanning more than this many bytes, and more than
- * twice its data, is sparse (ig_shape_receive_sparse). */
+/* A buffer spanning more than this many bytes, and more than twice its
+ * data, is sparse (ig_shape_span_sparse). */
 #define IG_SPARSE_SPAN_BYTES (256.0 * 1024 * 1024)
 
-/* Whether an MPI_Allgather receive buffer of `blocks` blocks, each
- * `block_bytes` of data and `spacing` bytes from the next (the receive
- * count times the type's extent), is sparse: mostly gaps, and large.  An
- * MPI library's allgather may allocate scratch as large as the span (Open
- * MPI 4.1's Bruck algorithm, which it picks for small blocks, does), so the
- * group stage of such a call, run in MPI, could fail for want of memory
- * in one process where the program's own buffer is a sparse mapping. */
-int ig_shape_receive_sparse(int blocks, double spacing, double block_bytes);
+/* Whether `blocks` blocks, each `block_bytes` of data and `spacing` bytes
+ * from the next (a count times its type's extent), are sparse: mostly
+ * gaps, and large.  For an MPI_Allgather receive buffer: an MPI library's
+ * allgather may allocate scratch as large as the span (Open MPI 4.1's
+ * Bruck algorithm, which it picks for small blocks, does), so the group
+ * stage of such a call, run in MPI, could fail for want of memory in one
+ * process where the program's own buffer is a sparse mapping.  For a send
+ * block: the join plan's extra senders would allocate p such blocks as
+ * scratch themselves (call.c). */
+int ig_shape_span_sparse(int blocks, double spacing, double block_bytes);
 
 /* The shape from the reduced vector. */
 void ig_shape_from_uniform(const int64_t v[IG_UNIFORM_LEN], int n0, int n1, ig_shape *shape);

@@ -27,7 +27,10 @@
  * hand such a layout to an MPI allgather that allocates scratch by the
  * extent (Open MPI's Bruck): that failed in one process, which returned
  * MPI_ERR_INTERN while its peers returned MPI_SUCCESS with a missing block
- * (src/decide.c, call_stage_for).  Left to right, right to left, then both.
+ * (src/decide.c, call_stage_for).  Left to right, right to left, then both;
+ * then MPI_Allgatherv, then MPI_Allgather sending in the wide type too,
+ * whose p blocks would make the join plan's scratch as sparse (src/call.c,
+ * join_scratch_sparse).
  */
 #include "testlib.h"
 
@@ -146,12 +149,18 @@ static double wide_value(int wrank, int call)
     return 1000.0 * (call + 1) + wrank;
 }
 
+/* The three kinds of wide call: MPI_Allgather, MPI_Allgatherv, and
+ * MPI_Allgather sending its one element in the wide type too (a block of 8
+ * bytes whose extent is 256 MiB: the join plan's scratch would span p of
+ * them, src/call.c). */
+enum { WIDE_ALLGATHER, WIDE_ALLGATHERV, WIDE_SEND_TOO, WIDE_KINDS };
+
 /* One wide call: every process of a sending group sends one double; a
  * receiving one gets them `WIDE_EXTENT` apart in a sparse mapping (only
  * the pages at the blocks are ever touched), each followed by a guard
  * double that must stay FILL. */
 static void wide_call(MPI_Comm inter, int left, int is_left, MPI_Datatype wide, int call, int left_sends,
-                      int right_sends, int allgatherv)
+                      int right_sends, int kind)
 {
     int wrank, rsize;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
@@ -170,7 +179,7 @@ static void wide_call(MPI_Comm inter, int left, int is_left, MPI_Datatype wide, 
     }
     double mine = wide_value(wrank, call);
     int rc;
-    if (allgatherv) {
+    if (kind == WIDE_ALLGATHERV) {
         int *counts = malloc(sizeof(int) * (size_t)rsize), *displs = malloc(sizeof(int) * (size_t)rsize);
         for (int i = 0; i < rsize; i++)
             counts[i] = receives, displs[i] = i;
@@ -178,7 +187,7 @@ static void wide_call(MPI_Comm inter, int left, int is_left, MPI_Datatype wide, 
         free(counts);
         free(displs);
     } else {
-        rc = MPI_Allgather(&mine, sends, MPI_DOUBLE, rbuf, receives, wide, inter);
+        rc = MPI_Allgather(&mine, sends, kind == WIDE_SEND_TOO ? wide : MPI_DOUBLE, rbuf, receives, wide, inter);
     }
     if (rc != MPI_SUCCESS)
         TEST_FAIL("wide call %d: the call returned error %d in world rank %d", call, rc, wrank);
@@ -202,16 +211,16 @@ static int wide_extent(int left)
     MPI_Datatype wide;
     MPI_Type_create_resized(MPI_DOUBLE, 0, WIDE_EXTENT, &wide);
     MPI_Type_commit(&wide);
-    for (int v = 0; v < 2; v++) {
-        wide_call(inter, left, is_left, wide, 3 * v, 1, 0, v);
-        wide_call(inter, left, is_left, wide, 3 * v + 1, 0, 1, v);
-        wide_call(inter, left, is_left, wide, 3 * v + 2, 1, 1, v);
+    for (int kind = 0; kind < WIDE_KINDS; kind++) {
+        wide_call(inter, left, is_left, wide, 3 * kind, 1, 0, kind);
+        wide_call(inter, left, is_left, wide, 3 * kind + 1, 0, 1, kind);
+        wide_call(inter, left, is_left, wide, 3 * kind + 2, 1, 1, kind);
     }
     MPI_Type_free(&wide);
     if (wrank == 0)
-        printf("expect served moved=6\nPASS large_total wide (%d processes on the left; MPI_Allgather and "
-               "MPI_Allgatherv, 3 calls each, receive extent %lld bytes)\n",
-               left, (long long)WIDE_EXTENT);
+        printf("expect served moved=%d\nPASS large_total wide (%d processes on the left; MPI_Allgather, "
+               "MPI_Allgatherv and MPI_Allgather with the wide send type, 3 calls each, extent %lld bytes)\n",
+               3 * WIDE_KINDS, left, (long long)WIDE_EXTENT);
     MPI_Comm_free(&inter);
     MPI_Finalize();
     return 0;

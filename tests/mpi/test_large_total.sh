@@ -58,6 +58,14 @@ for left in 3 2 4; do
     expect_total group-ring -gt 0
     echo "ok wide $left+$((6 - left)), fc with the stage given to MPI: $(summary_total group-ring) ring stages"
 done
+# The join plan (p > q) with a wide send type (large_total.c's last
+# calls): its extra senders would allocate scratch for p blocks one
+# 256 MiB extent apart, over the limit (every process returned
+# MPI_ERR_NO_MEM, where native succeeds, and the program fails on any
+# error); such a type keeps the plan away, as an overlapping one does, and
+# those calls spread (src/call.c, join_scratch_sparse).
+wide 4 fully-connected INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join
+echo "ok wide 4+2, INTERGATHER_MANY_SENDERS=join"
 wide 3 fully-connected INTERGATHER_ALGORITHM=auto
 echo "ok wide 3+3, default decision"
 wide 3 ring INTERGATHER_TOPOLOGY=ring

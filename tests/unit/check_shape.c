@@ -569,18 +569,18 @@ END_TEST
 START_TEST(receive_sparse_rule)
 {
     const double mib = 1024.0 * 1024.0;
-    ck_assert(!ig_shape_receive_sparse(3, 8, 8));                   /* dense and small */
-    ck_assert(ig_shape_receive_sparse(3, 256 * mib, 8));            /* test_large_total.sh's wide layout */
-    ck_assert(!ig_shape_receive_sparse(3, 64 * mib, 8));            /* gaps, but a 192 MiB span */
-    ck_assert(!ig_shape_receive_sparse(1, 256 * mib, 0));           /* exactly the bound */
-    ck_assert(ig_shape_receive_sparse(1, 256 * mib + 1, 0));
-    ck_assert(!ig_shape_receive_sparse(100, 4 * mib, 4 * mib));     /* 400 MiB, all data */
-    ck_assert(!ig_shape_receive_sparse(100, 4 * mib, 2 * mib));     /* half data: not more than twice */
-    ck_assert(ig_shape_receive_sparse(100, 4 * mib, 2 * mib - 1));
-    ck_assert(!ig_shape_receive_sparse(0, 1e18, 0));                /* no remote block */
-    ck_assert(!ig_shape_receive_sparse(3, -256 * mib, 8));          /* blocks laid out downwards */
-    ck_assert(ig_shape_receive_sparse(1 << 30, 1e9, 0));            /* no overflow */
-    ck_assert(!ig_shape_receive_sparse(1 << 30, 1e9, 5e8));         /* half data at 2^30 blocks: in doubles */
+    ck_assert(!ig_shape_span_sparse(3, 8, 8));                   /* dense and small */
+    ck_assert(ig_shape_span_sparse(3, 256 * mib, 8));            /* test_large_total.sh's wide layout */
+    ck_assert(!ig_shape_span_sparse(3, 64 * mib, 8));            /* gaps, but a 192 MiB span */
+    ck_assert(!ig_shape_span_sparse(1, 256 * mib, 0));           /* exactly the bound */
+    ck_assert(ig_shape_span_sparse(1, 256 * mib + 1, 0));
+    ck_assert(!ig_shape_span_sparse(100, 4 * mib, 4 * mib));     /* 400 MiB, all data */
+    ck_assert(!ig_shape_span_sparse(100, 4 * mib, 2 * mib));     /* half data: not more than twice */
+    ck_assert(ig_shape_span_sparse(100, 4 * mib, 2 * mib - 1));
+    ck_assert(!ig_shape_span_sparse(0, 1e18, 0));                /* no remote block */
+    ck_assert(!ig_shape_span_sparse(3, -256 * mib, 8));          /* blocks laid out downwards */
+    ck_assert(ig_shape_span_sparse(1 << 30, 1e9, 0));            /* no overflow */
+    ck_assert(!ig_shape_span_sparse(1 << 30, 1e9, 5e8));         /* half data at 2^30 blocks: in doubles */
 }
 END_TEST
 
