@@ -7,6 +7,9 @@ set -eu
 
 : "${MPIRUN:=mpirun}"
 : "${IG_LIB:?IG_LIB must name libintergather.so}"
+# Before the default below: only `make check` names IG_TOP_BUILDDIR and
+# builds this library (ig_launch says what it is for).
+IG_IDLE_YIELD_LIB=${IG_TOP_BUILDDIR:+$IG_TOP_BUILDDIR/tests/mpi/.libs/libidleyield.so}
 : "${IG_TOP_BUILDDIR:=.}"
 IG_TEST_TIMEOUT=${IG_TEST_TIMEOUT:-300}
 TESTS_BIN="$IG_TOP_BUILDDIR/tests/mpi"
@@ -49,11 +52,11 @@ ig_launcher_kind() {
 # library first (MPICH's idle processes would otherwise spin on the few
 # cores; the file says why and what it changes: nothing but when a waiting
 # process runs), before what the context's LD_PRELOAD, or else this
-# shell's, names.  Only in the test suite (make check sets IG_TOP_BUILDDIR
-# and builds the library): the checks of an installed tree run programs
-# exactly as users do.  Not with IG_LAUNCH_INHERIT=1 (run_inherited),
-# whose launches add nothing to the environment.
-IG_IDLE_YIELD_LIB=${IG_TOP_BUILDDIR:+$IG_TOP_BUILDDIR/tests/mpi/.libs/libidleyield.so}
+# shell's, names.  Only in the test suite (IG_IDLE_YIELD_LIB, set at the
+# top of this file where make check names IG_TOP_BUILDDIR): the checks of
+# an installed tree run programs exactly as users do.  Not with
+# IG_LAUNCH_INHERIT=1 (run_inherited), whose launches add nothing to the
+# environment.
 
 # ig_launch CONTEXT [: CONTEXT]...: run $MPIRUN, output in $IG_OUT, where
 # CONTEXT is NP [NAME=VALUE | NAME]... -- PROGRAM ARGS... (one application
