@@ -48,6 +48,10 @@ ig_launcher_kind() {
     IG_LAUNCHER_OF=$MPIRUN
 }
 
+# ig_launch CONTEXT [: CONTEXT]...: run $MPIRUN, output in $IG_OUT, where
+# CONTEXT is NP [NAME=VALUE | NAME]... -- PROGRAM ARGS... (one application
+# context: NP processes, these variables set in them, NAME alone passing
+# this shell's value).  Fails, showing the output, if the launch fails.
 # Under MPICH's launcher every process also preloads idle_yield.c's
 # library first (MPICH's idle processes would otherwise spin on the few
 # cores; the file says why and what it changes: nothing but when a waiting
@@ -57,11 +61,6 @@ ig_launcher_kind() {
 # an installed tree run programs exactly as users do.  Not with
 # IG_LAUNCH_INHERIT=1 (run_inherited), whose launches add nothing to the
 # environment.
-
-# ig_launch CONTEXT [: CONTEXT]...: run $MPIRUN, output in $IG_OUT, where
-# CONTEXT is NP [NAME=VALUE | NAME]... -- PROGRAM ARGS... (one application
-# context: NP processes, these variables set in them, NAME alone passing
-# this shell's value).  Fails, showing the output, if the launch fails.
 ig_launch() {
     ig_launcher_kind
     local cmd=("$MPIRUN") first=1 np a name value preload
