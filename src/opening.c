@@ -209,38 +209,48 @@ static int leave_early(opening *o, ig_opening_left *left)
 }
 
 /* The pieces after the first from peer j, which sends its block of
- * heard[j].got bytes in pieces: into the block's place where it fits
- * (directly where the receive type's data are bytes in order, else
- * through a packed copy of the slot), otherwise taken and dropped, each
- * matched by exactly one receive, as opening_plan.h requires. */
+ * heard[j].got bytes in pieces: into the block's place (directly where
+ * the receive type's data are bytes in order, else through a packed copy
+ * of the slot) as far as this process expects, each matched by exactly
+ * one receive, as opening_plan.h requires.  A block longer than expected
+ * (an erroneous call, already reported truncated) leaves in place what a
+ * receive of the whole block in place would: its first `expect` bytes,
+ * the piece across that end truncated, the pieces after it dropped; as
+ * the agreed path does (algo_direct.c), not the first piece alone. */
 static int receive_rest_of_pieces(opening *o, int j)
 {
     const ig_call *c = o->c;
     int64_t bytes = o->heard[j].got, pieces = ig_opening_piece_count(bytes);
-    int fits = !o->self.hard && bytes <= o->self.expect, contiguous = fits && ig_type_contiguous(c->rcount, c->rtype);
+    int64_t room = o->self.hard ? 0 : bytes < o->self.expect ? bytes : o->self.expect;
+    int wanted = room > IG_OPENING_PIECE_BYTES, contiguous = wanted && ig_type_contiguous(c->rcount, c->rtype);
     void *slot = (char *)c->rbuf + (MPI_Aint)j * o->block_extent, *staging = NULL, *base = NULL;
     int rc = MPI_SUCCESS, packed = 0, position = 0;
     MPI_Aint true_lb = 0;
     if (contiguous && ig_block_true_lb(c->rcount, c->rtype, &true_lb) == MPI_SUCCESS) {
         base = (char *)slot + true_lb;
-    } else if (fits && PMPI_Pack_size(c->rcount, c->rtype, o->comm, &packed) == MPI_SUCCESS &&
+    } else if (wanted && PMPI_Pack_size(c->rcount, c->rtype, o->comm, &packed) == MPI_SUCCESS &&
                (staging = malloc(packed > 0 ? (size_t)packed : 1)) != NULL) {
         /* The first piece is already in the slot: pack it with the rest of
          * the slot, receive the other pieces behind it, unpack it all. */
         ig_err_keep(&rc, PMPI_Pack(slot, c->rcount, c->rtype, staging, packed, &position, o->comm));
         base = staging;
-    } else if (fits) {
+    } else if (wanted) {
         rc = MPI_ERR_NO_MEM;
     }
     for (int64_t i = 1; i < pieces; i++) {
+        int64_t fits = room - i * IG_OPENING_PIECE_BYTES; /* what fits of piece i */
+        int count = piece_bytes(bytes, i);
+        if (base == NULL || rc != MPI_SUCCESS || fits <= 0)
+            count = 0;
+        else if (fits < count)
+            count = (int)fits;
         MPI_Status st;
-        if (base != NULL && rc == MPI_SUCCESS) {
-            ig_err_keep(&rc, PMPI_Recv(piece_at(base, i), piece_bytes(bytes, i), MPI_BYTE, j, IG_OPENING_TAG_PIECE,
-                                       o->comm, &st));
-        } else {
-            /* Dropped: the pair is already judged (truncated, or not done). */
-            PMPI_Recv(&o->nothing, 0, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm, &st);
-        }
+        int got = PMPI_Recv(count > 0 ? piece_at(base, i) : (void *)&o->nothing, count, MPI_BYTE, j,
+                            IG_OPENING_TAG_PIECE, o->comm, &st);
+        /* A piece received short or dropped is the truncation the round
+         * already judged, no failure of its own. */
+        if (got != MPI_ERR_TRUNCATE && count > 0)
+            ig_err_keep(&rc, got);
     }
     if (staging != NULL) {
         position = 0;

@@ -71,7 +71,7 @@ fi
 # Pieces (opening_plan.h): a left group that expects nothing leaves early
 # and, with INTERGATHER_OPENING=pieces, sends blocks above 60 KiB in eager
 # pieces even on this one node; every left process cuts its block in each
-# of the four scenarios and in the five erroneous calls of the fifth
+# of the five scenarios and in the five erroneous calls of the sixth
 # (pieces-to-nothing: blocks to processes that expect nothing and leave
 # early, whose pieces must not reach the next call, nor hold their sender
 # when the next step is a barrier), and every byte is checked as above.
@@ -80,14 +80,14 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
         set -- $np_left
         INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct run_preloaded "$1" "$TESTS_BIN/opening" "$2" pieces unfreed
         expect_pass opening
-        expect_total in-pieces -eq $((9 * $2))
+        expect_total in-pieces -eq $((10 * $2))
         # pieces-to-nothing: every process, which expected nothing, was
         # sent blocks it left without waiting for, in five calls; settling
         # its receives (src/opening_left.h: at the next call, at the free
         # of the duplicate, at finalize for the last) found each of them,
         # once per process explained.  The right group's erroneous-sizes
-        # count pieces-long and pieces-short too.
-        expect_total erroneous-sizes -eq $((5 * $1 + 2 * ($1 - $2)))
+        # count pieces-long, pieces-long-strided and pieces-short too.
+        expect_total erroneous-sizes -eq $((5 * $1 + 3 * ($1 - $2)))
         # Only there may a sender leave pieces to be taken later: never in
         # the correct calls, whose receivers take them in the call.
         expect_total taken-later -le $((5 * $2))
