@@ -208,15 +208,35 @@ static int leave_early(opening *o, ig_opening_left *left)
     return rc;
 }
 
+/* The piece of `whole` bytes from peer j across the end of what this
+ * process expects: its first `fits` bytes to `to`.  Taken whole into
+ * scratch, not by a receive cut short, whose buffer MPI leaves undefined
+ * (Open MPI's UCX layer writes nothing there).  Without scratch it is
+ * dropped and what fits stays unwritten; the call is reported truncated
+ * either way. */
+static int receive_piece_cut(opening *o, int j, int whole, int fits, char *to)
+{
+    char *scratch = malloc((size_t)whole);
+    if (scratch == NULL) {
+        PMPI_Recv(&o->nothing, 0, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm, MPI_STATUS_IGNORE);
+        return MPI_SUCCESS;
+    }
+    int rc = PMPI_Recv(scratch, whole, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS)
+        memcpy(to, scratch, (size_t)fits);
+    free(scratch);
+    return rc;
+}
+
 /* The pieces after the first from peer j, which sends its block of
  * heard[j].got bytes in pieces: into the block's place (directly where
  * the receive type's data are bytes in order, else through a packed copy
  * of the slot) as far as this process expects, each matched by exactly
  * one receive, as opening_plan.h requires.  A block longer than expected
- * (an erroneous call, already reported truncated) leaves in place what a
- * receive of the whole block in place would: its first `expect` bytes,
- * the piece across that end truncated, the pieces after it dropped; as
- * the agreed path does (algo_direct.c), not the first piece alone. */
+ * (an erroneous call, already reported truncated) leaves its first
+ * `expect` bytes in place, as the agreed path does (algo_direct.c): the
+ * piece across that end cut (receive_piece_cut), the pieces after it
+ * dropped. */
 static int receive_rest_of_pieces(opening *o, int j)
 {
     const ig_call *c = o->c;
@@ -239,18 +259,14 @@ static int receive_rest_of_pieces(opening *o, int j)
     }
     for (int64_t i = 1; i < pieces; i++) {
         int64_t fits = room - i * IG_OPENING_PIECE_BYTES; /* what fits of piece i */
-        int count = piece_bytes(bytes, i);
-        if (base == NULL || rc != MPI_SUCCESS || fits <= 0)
-            count = 0;
-        else if (fits < count)
-            count = (int)fits;
-        MPI_Status st;
-        int got = PMPI_Recv(count > 0 ? piece_at(base, i) : (void *)&o->nothing, count, MPI_BYTE, j,
-                            IG_OPENING_TAG_PIECE, o->comm, &st);
-        /* A piece received short or dropped is the truncation the round
-         * already judged, no failure of its own. */
-        if (got != MPI_ERR_TRUNCATE && count > 0)
-            ig_err_keep(&rc, got);
+        int whole = piece_bytes(bytes, i);
+        if (base != NULL && rc == MPI_SUCCESS && fits >= whole)
+            ig_err_keep(&rc, PMPI_Recv(piece_at(base, i), whole, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm,
+                                       MPI_STATUS_IGNORE));
+        else if (base != NULL && rc == MPI_SUCCESS && fits > 0)
+            ig_err_keep(&rc, receive_piece_cut(o, j, whole, (int)fits, piece_at(base, i)));
+        else /* dropped: the pair is already judged (truncated, or not done) */
+            PMPI_Recv(&o->nothing, 0, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm, MPI_STATUS_IGNORE);
     }
     if (staging != NULL) {
         position = 0;

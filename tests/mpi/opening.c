@@ -13,8 +13,9 @@
  *                (erroneous, nothing truncated): every process succeeds,
  *                the other senders' blocks arrive whole
  *   long-one     left rank 0 sends 2N ints where N are expected: the right
- *                group reports MPI_ERR_TRUNCATE with the N ints that fit
- *                in place, the left group succeeds
+ *                group reports MPI_ERR_TRUNCATE, with the N ints that fit
+ *                in place where a native receive keeps them (below), the
+ *                left group succeeds
  *   expect-less  the right group expects N/2 from each sender (every pair
  *                truncates: no pair is done, all go on to the agreement):
  *                it reports MPI_ERR_TRUNCATE with the N/2 ints that fit
@@ -184,12 +185,41 @@ static void short_one(ctx *c)
         check(c, "short-one (left rank 0's half block)", N / 2, N, -1);
 }
 
+/* Whether a receive of N ints cut short by a message of 2N keeps the N
+ * that fit, here: MPI leaves that buffer undefined (Open MPI's ob1 layer
+ * keeps them, its UCX layer does not).  Under Open MPI the opening's round
+ * one receives such a block in place, as a native receive would, so the
+ * right group checks it in long-one only where a native receive keeps it;
+ * elsewhere (MPICH: no opening round) the agreed path takes the block
+ * whole into scratch and keeps what fits.  Left rank 0 sends each right
+ * process one such message. */
+static int cut_receive_keeps_fit(ctx *c)
+{
+#ifdef OPEN_MPI
+    fill(c, 2 * N);
+    if (left0(c))
+        for (int r = 0; r < c->nremote; r++)
+            MPI_Send(c->sbuf, 2 * N, MPI_INT, r, 77, c->inter);
+    if (c->is_left)
+        return 1;
+    int rc = MPI_Recv(c->rbuf, N, MPI_INT, 0, 77, c->inter, MPI_STATUS_IGNORE);
+    expect_class(rc, MPI_ERR_TRUNCATE, c, "a receive cut short");
+    for (int i = 0; i < N; i++)
+        if (c->rbuf[i] != value(1, 0, i))
+            return 0;
+#else
+    (void)c;
+#endif
+    return 1;
+}
+
 static void long_one(ctx *c)
 {
+    int keeps = cut_receive_keeps_fit(c);
     fill(c, 2 * N);
     int rc = MPI_Allgather(c->sbuf, left0(c) ? 2 * N : N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
     expect_class(rc, c->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE, c, "long-one");
-    check(c, "long-one", N, N, -1); /* left rank 0's block as far as it fits, as a receive in place leaves it */
+    check(c, "long-one", N, N, keeps ? -1 : 0); /* left rank 0's block as far as it fits, where kept */
 }
 
 static void expect_less(ctx *c)
