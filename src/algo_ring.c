@@ -87,14 +87,14 @@ static ring_buffer ring_buffer_of(const ring_ctx *c, int msg, int receiving)
                           receiving ? c->slot_bytes : c->used_bytes[slot], MPI_PACKED, slot };
 }
 
-/* A sender without relay space takes its messages with blocking receives
- * of nothing, after posting its sends: they fail as truncated, which a
- * blocking receive returns (under MPICH 4.0.2 a truncated non-blocking one
- * aborts the job). */
+/* A sender without relay space takes its messages into the sink (p2p.h)
+ * with blocking receives, after posting its sends: they fail as
+ * truncated, which a blocking receive returns (under MPICH 4.0.2 a
+ * truncated non-blocking one aborts the job). */
 static void take_without_space(ig_pair *pair, const ig_ring_op *recvs, int nrecvs)
 {
     for (int i = 0; i < nrecvs; i++)
-        PMPI_Recv(NULL, 0, MPI_PACKED, recvs[i].peer, IG_TAG_RING, pair->comm, MPI_STATUS_IGNORE);
+        ig_recv_sink(recvs[i].peer, IG_TAG_RING, pair->comm, MPI_STATUS_IGNORE);
 }
 
 /* What a relay slot now holds: the arrival's size (0 if it failed). */

@@ -4,6 +4,7 @@
 #include "intergather.h"
 #include "log.h"
 #include "mpi_identity.h"
+#include "p2p.h"
 #include "pair.h"
 #include "settings.h"
 #include "stats.h"
@@ -31,6 +32,7 @@ static int on_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
     ig_private_comm_free(&probe_comm);
     /* First, so that what settling finds is in the summary. */
     ig_comm_cache_shutdown();
+    ig_sink_end(); /* after the cache: settling drops messages into the sink */
     if (s->verbose >= 2 || (s->verbose >= 1 && rank <= 0))
         ig_stats_report(rank);
     PMPI_Comm_free_keyval(&finalize_keyval);
@@ -67,6 +69,8 @@ static int start_locked(void)
         rc = PMPI_Comm_dup(MPI_COMM_SELF, &probe_comm);
     if (rc == MPI_SUCCESS)
         rc = ig_private_comm_setup(probe_comm);
+    if (rc == MPI_SUCCESS)
+        rc = ig_sink_start();
     if (rc == MPI_SUCCESS && s->verbose >= 2)
         print_configuration();
     return rc;

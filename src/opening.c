@@ -28,7 +28,7 @@ typedef struct {
     ig_opening_heard *heard;
     char *done;
     int n_done, truncated, peer_hard, mismatch;
-    char nothing; /* where a process that cannot receive takes (and truncates) a block */
+    char (*sink)[IG_SINK_BYTES]; /* per remote rank: where a process that cannot receive takes its peer's block (p2p.h) */
     const char *send_bytes_at; /* a sender in pieces: where its block's bytes start */
 } opening;
 
@@ -55,7 +55,7 @@ static int post_receive(opening *o, int j, int tag, MPI_Request *req)
 {
     const ig_call *c = o->c;
     if (o->self.hard)
-        return PMPI_Irecv(&o->nothing, 0, MPI_BYTE, j, tag, o->comm, req);
+        return ig_irecv_sink(o->sink[j], j, tag, o->comm, req);
     return PMPI_Irecv((char *)c->rbuf + (MPI_Aint)j * o->block_extent, c->rcount, c->rtype, j, tag, o->comm, req);
 }
 
@@ -158,9 +158,10 @@ static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MP
 }
 
 /* A process that leaves early (opening_plan.h): its blocks sent, its
- * receives left to complete on their own.  They take nothing (it expects
- * nothing: a block sent to it is truncated to nothing), into no buffer of
- * the call's, and each matches the one round-one message its peer sends
+ * receives left to complete on their own.  They take their messages into
+ * a sink (p2p.h: it expects nothing, and a block sent to it in an
+ * erroneous call is cut and dropped there), no buffer of the call's, and
+ * each matches the one round-one message its peer sends
  * on this communicator in this call: posted before this process's later
  * receives, it meets that message first.  They are kept in `left` until
  * settled (opening_left.h: before the next opening on the communicator
@@ -173,7 +174,6 @@ static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MP
  * (docs/performance.md, twenty-fifth session). */
 static int leave_early(opening *o, ig_opening_left *left)
 {
-    static char nothing;
     MPI_Request one_each[MAX_REMOTE], *sends = one_each;
     char *copy = NULL;
     int64_t pieces = o->self.pieces ? ig_opening_piece_count(o->self.send) : 1;
@@ -190,7 +190,7 @@ static int leave_early(opening *o, ig_opening_left *left)
     left->n = o->remote;
     for (int j = 0; j < o->remote; j++) {
         left->recv[j] = MPI_REQUEST_NULL;
-        ig_err_keep(&rc, PMPI_Irecv(&nothing, 0, MPI_BYTE, j, MPI_ANY_TAG, o->comm, &left->recv[j]));
+        ig_err_keep(&rc, ig_irecv_sink(left->sink[j], j, MPI_ANY_TAG, o->comm, &left->recv[j]));
     }
     ig_err_keep(&rc, post_early_sends(o, pieces, copy, sends));
     if (copy == NULL) {
@@ -211,14 +211,14 @@ static int leave_early(opening *o, ig_opening_left *left)
 /* The piece of `whole` bytes from peer j across the end of what this
  * process expects: its first `fits` bytes to `to`.  Taken whole into
  * scratch, not by a receive cut short, whose buffer MPI leaves undefined
- * (Open MPI's UCX layer writes nothing there).  Without scratch it is
- * dropped and what fits stays unwritten; the call is reported truncated
- * either way. */
+ * (Open MPI's UCX layer writes nothing there, its ob1 layer may write
+ * the whole piece: p2p.h).  Without scratch it is dropped and what fits
+ * stays unwritten; the call is reported truncated either way. */
 static int receive_piece_cut(opening *o, int j, int whole, int fits, char *to)
 {
     char *scratch = malloc((size_t)whole);
     if (scratch == NULL) {
-        PMPI_Recv(&o->nothing, 0, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm, MPI_STATUS_IGNORE);
+        ig_recv_sink(j, IG_OPENING_TAG_PIECE, o->comm, MPI_STATUS_IGNORE);
         return MPI_SUCCESS;
     }
     int rc = PMPI_Recv(scratch, whole, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm, MPI_STATUS_IGNORE);
@@ -266,7 +266,7 @@ static int receive_rest_of_pieces(opening *o, int j)
         else if (base != NULL && rc == MPI_SUCCESS && fits > 0)
             ig_err_keep(&rc, receive_piece_cut(o, j, whole, (int)fits, piece_at(base, i)));
         else /* dropped: the pair is already judged (truncated, or not done) */
-            PMPI_Recv(&o->nothing, 0, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm, MPI_STATUS_IGNORE);
+            ig_recv_sink(j, IG_OPENING_TAG_PIECE, o->comm, MPI_STATUS_IGNORE);
     }
     if (staging != NULL) {
         position = 0;
@@ -302,8 +302,10 @@ static int round_one(opening *o)
         ig_err_keep(&rc, stats[i].MPI_ERROR);
     for (int j = 0; j < o->remote; j++) {
         int bytes = 0, truncated = stats[j].MPI_ERROR == MPI_ERR_TRUNCATE;
+        int64_t room = o->self.hard ? 0 : o->self.expect;
         PMPI_Get_count(&stats[j], MPI_BYTE, &bytes);
-        o->heard[j] = ig_opening_heard_from(stats[j].MPI_TAG, bytes, truncated, o->self.hard ? 0 : o->self.expect);
+        truncated |= bytes > room; /* a sink (hard) takes up to two bytes whole */
+        o->heard[j] = ig_opening_heard_from(stats[j].MPI_TAG, bytes, truncated, room);
         /* A receive that failed otherwise says nothing: the pair is not
          * done, and no late block is expected from that peer. */
         if (stats[j].MPI_ERROR != MPI_SUCCESS && !truncated) {
@@ -428,9 +430,9 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, c
 static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
     ig_opening_heard heard[MAX_REMOTE];
-    char done[MAX_REMOTE];
+    char done[MAX_REMOTE], sink[MAX_REMOTE][IG_SINK_BYTES];
     opening o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size,
-                  .max_bytes = ig_comm_cache_opening_max_bytes(cache), .heard = heard, .done = done };
+                  .max_bytes = ig_comm_cache_opening_max_bytes(cache), .heard = heard, .done = done, .sink = sink };
     ig_opening_left *left = ig_comm_cache_opening_left(cache);
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
     o.local_rank = ig_comm_cache_local_rank(cache);

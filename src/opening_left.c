@@ -24,13 +24,12 @@ static void explain_sent_in_vain(void)
 }
 
 /* The pieces that follow a settled receive's message (its tag says how
- * many: ig_opening_pieces_after), received into nothing and dropped. */
+ * many: ig_opening_pieces_after), received into the sink and dropped. */
 static void drop_pieces(int peer, int tag, MPI_Comm comm)
 {
-    static char nothing;
     int64_t after = ig_opening_pieces_after(tag);
     for (int64_t i = 0; i < after; i++)
-        PMPI_Recv(&nothing, 0, MPI_BYTE, peer, IG_OPENING_TAG_PIECE, comm, MPI_STATUS_IGNORE);
+        ig_recv_sink(peer, IG_OPENING_TAG_PIECE, comm, MPI_STATUS_IGNORE);
 }
 
 int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int wait, int *tag)
@@ -48,7 +47,7 @@ int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int
         return 1; /* a failed receive says nothing about what follows */
     *tag = st.MPI_TAG;
     drop_pieces(j, st.MPI_TAG, comm);
-    left->sent_in_vain |= rc == MPI_ERR_TRUNCATE; /* a block came, truncated to nothing */
+    left->sent_in_vain |= ig_sink_took_data(rc, &st); /* a block came, and was dropped */
     return 1;
 }
 

@@ -37,6 +37,7 @@
 #define IG_OPENING_LEFT_H
 
 #include "decide.h"
+#include "p2p.h"
 
 #include <mpi.h>
 #include <stddef.h>
@@ -46,6 +47,7 @@
 
 typedef struct {
     MPI_Request recv[IG_OPENING_MAX_PROCS]; /* by remote rank; MPI_REQUEST_NULL once settled */
+    char sink[IG_OPENING_MAX_PROCS][IG_SINK_BYTES]; /* where each takes its message (p2p.h) */
     int n;                                  /* remote ranks held (0: no receive to settle) */
     int sent_in_vain;                       /* a peer's block came although this process expected nothing */
     MPI_Request *sends;                     /* pieces not yet taken (erroneous calls), n_sends of them */

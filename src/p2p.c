@@ -80,3 +80,47 @@ int ig_err_joint(MPI_Comm comm, int rc)
         return reduced;
     return all_ok ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
+
+static MPI_Datatype sink_type = MPI_DATATYPE_NULL;
+
+int ig_sink_start(void)
+{
+    int lengths[2] = { 1, 1 };
+    MPI_Aint at[2] = { 0, IG_SINK_BYTES - 1 };
+    MPI_Datatype bytes[2] = { MPI_BYTE, MPI_BYTE };
+    int rc = PMPI_Type_create_struct(2, lengths, at, bytes, &sink_type);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_commit(&sink_type);
+    return rc;
+}
+
+void ig_sink_end(void)
+{
+    if (sink_type != MPI_DATATYPE_NULL)
+        PMPI_Type_free(&sink_type);
+}
+
+int ig_irecv_sink(char *room, int source, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return PMPI_Irecv(room, 1, sink_type, source, tag, comm, req);
+}
+
+int ig_recv_sink(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    char room[IG_SINK_BYTES];
+    return PMPI_Recv(room, 1, sink_type, source, tag, comm, status);
+}
+
+int ig_mrecv_sink(MPI_Message *message)
+{
+    char room[IG_SINK_BYTES];
+    return PMPI_Mrecv(room, 1, sink_type, message, MPI_STATUS_IGNORE);
+}
+
+int ig_sink_took_data(int rc, const MPI_Status *status)
+{
+    int bytes = 0, class = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS && PMPI_Error_class(rc, &class) == MPI_SUCCESS && class == MPI_ERR_TRUNCATE)
+        return 1;
+    return rc == MPI_SUCCESS && PMPI_Get_count(status, MPI_BYTE, &bytes) == MPI_SUCCESS && bytes != 0;
+}

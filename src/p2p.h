@@ -29,6 +29,32 @@ int ig_window_slot(MPI_Request *slots, int window, int posted, int *slot);
  * whose receive failed still forwards, so that none is left waiting. */
 int ig_bcast_binomial(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm comm);
 
+/* Receives of a message a process takes only to drop it (it expects
+ * nothing, or has no room for it): into a sink of IG_SINK_BYTES bytes
+ * through a type of two bytes with a gap between them.  Not a receive of
+ * count 0 into a placeholder: Open MPI 4.1's ob1 layer writes a message
+ * that it moves by RDMA (shared memory above 4 KiB, where the kernel's
+ * single copy is available; TCP above 64 KiB) whole into a contiguous
+ * receive buffer, however short (measured: 70000 bytes written into a
+ * receive of count 0, which returned MPI_ERR_TRUNCATE).  A type that is
+ * not contiguous cannot be written by RDMA: the message is unpacked
+ * through the type map, which ends after two bytes, and a longer one is
+ * cut there (MPI_ERR_TRUNCATE), with Open MPI's ob1 and UCX layers and
+ * MPICH alike (tests/mpi/opening.c, "sink").  Messages of one or two
+ * bytes fit: ig_sink_took_data says whether one carried anything.
+ * Every pending sink receive needs its own room (MPI forbids overlapping
+ * receive buffers).  The type is made by ig_sink_start (lifecycle.c, at
+ * start-up: nothing is served without it) and freed by ig_sink_end. */
+enum { IG_SINK_BYTES = 3 };
+int ig_sink_start(void);
+void ig_sink_end(void);
+int ig_irecv_sink(char *room, int source, int tag, MPI_Comm comm, MPI_Request *req);
+int ig_recv_sink(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int ig_mrecv_sink(MPI_Message *message);
+/* Whether a completed sink receive took a message with data: rc is its
+ * completion's error (MPI_ERR_TRUNCATE: more than the sink holds). */
+int ig_sink_took_data(int rc, const MPI_Status *status);
+
 /* MPICH's errflag: keep the first error and go on with the remaining
  * steps, so that a process whose step failed still takes part in the
  * others and its peers are never left waiting. */

@@ -106,14 +106,18 @@ static int discard_one(ig_comm_cache *cache, int local_first, int index)
         return rc;
     /* The cache's room when the message fits it (always, where a truncated
      * receive would abort the job: guessed_direct); else allocated, and
-     * without that the message is still taken, truncated, and dropped. */
+     * without that the message is still taken, into the sink (p2p.h). */
     void *room = ig_comm_cache_discard_room(cache);
     int fits = bytes <= IG_CACHE_DISCARD_BYTES;
     void *scratch = fits ? room : malloc(bytes > 0 ? (size_t)bytes : 1);
-    rc = PMPI_Mrecv(scratch, scratch != NULL ? bytes : 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+    if (scratch == NULL) {
+        ig_mrecv_sink(&msg);
+        return MPI_ERR_NO_MEM;
+    }
+    rc = PMPI_Mrecv(scratch, bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
     if (!fits)
         free(scratch);
-    return scratch != NULL ? rc : MPI_ERR_NO_MEM;
+    return rc;
 }
 
 /* Every early message sent to this process and not taken by its own

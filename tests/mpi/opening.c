@@ -4,7 +4,7 @@
  * each followed by a plain call whose every byte is checked, so that a
  * message left in flight by the scenario would show there.
  *
- * usage: opening LEFT [hard [dup-fails]] [after-large] [pieces [unfreed]] [alternate]
+ * usage: opening LEFT [hard [dup-fails]] [after-large] [pieces [unfreed]] [alternate] [sink]
  * Both groups send N ints per process (full duplex) unless said otherwise;
  * MPI_ERRORS_RETURN on the inter-communicator.
  *   mixed-types  left rank 0 sends its N ints as one contiguous type, the
@@ -22,6 +22,15 @@
  *   large        the left group sends LARGE ints to the right group (half
  *                duplex; where the model does not choose the direct
  *                algorithm alone, the call goes on to the agreement)
+ *   sink-zero    both groups send SUNK ints (above Open MPI's eager
+ *                limits: 4 KiB in shared memory, 64 KiB over TCP), the
+ *                right group expects
+ *                nothing (erroneous): where it leaves early, its
+ *                receives take the left group's blocks into the sink
+ *                (src/p2p.h), not a placeholder Open MPI would write
+ *                the whole block past (a crash before); it succeeds or
+ *                reports MPI_ERR_TRUNCATE, the left group succeeds with
+ *                every block
  * With "pieces" (run with INTERGATHER_OPENING=pieces and the direct
  * algorithm, so that the left group, which expects nothing, leaves early
  * and sends blocks above 60 KiB in eager pieces), half duplex:
@@ -50,6 +59,7 @@
  *                   a duplicate freed at once, and with "unfreed" as the
  *                   last call before MPI_Finalize, on a communicator
  *                   never freed
+ * With "sink", only the two sink-* scenarios (the second with "hard").
  * With "after-large", every scenario above (and the "hard" ones) comes
  * right after three large calls: where these go on to the agreement, the
  * next call on the communicator skips the opening round, predicted like
@@ -68,6 +78,11 @@
  *   hard-count   left rank 0 passes a send count of -1: it reports
  *                MPI_ERR_COUNT, the right group (missing its block) an
  *                error, the other left processes succeed
+ *   sink-in-place  right rank 0 passes MPI_IN_PLACE, every process
+ *                sends SUNK ints: it reports MPI_ERR_ARG, having taken
+ *                the left group's blocks into the sink (a crash before),
+ *                the left group (missing its block) an error, the other
+ *                right processes succeed with every block
  *   hard-order   left rank 0 passes a send count of -1 and a NULL receive
  *                type, right rank 0 MPI_IN_PLACE and a receive count of -1:
  *                they report MPI_ERR_TYPE and MPI_ERR_COUNT (Open MPI's
@@ -95,6 +110,7 @@
 #define LARGE 65536
 #define PIECED 20000
 #define SHORTER 16000
+#define SUNK 20000
 
 typedef struct {
     MPI_Comm inter;
@@ -238,6 +254,30 @@ static void large(ctx *c)
     expect_class(rc, MPI_SUCCESS, c, "large");
     if (!c->is_left)
         check(c, "large", LARGE, LARGE, -1);
+}
+
+static void sink_zero(ctx *c)
+{
+    fill(c, SUNK);
+    int rc = MPI_Allgather(c->sbuf, SUNK, MPI_INT, c->rbuf, c->is_left ? SUNK : 0, MPI_INT, c->inter);
+    if (c->is_left || class_of(rc) != MPI_ERR_TRUNCATE)
+        expect_class(rc, MPI_SUCCESS, c, "sink-zero");
+    if (c->is_left)
+        check(c, "sink-zero", SUNK, SUNK, -1);
+}
+
+static void sink_in_place(ctx *c)
+{
+    fill(c, SUNK);
+    int rc = MPI_Allgather(right0(c) ? MPI_IN_PLACE : c->sbuf, SUNK, MPI_INT, c->rbuf, SUNK, MPI_INT, c->inter);
+    if (right0(c))
+        expect_class(rc, MPI_ERR_ARG, c, "sink-in-place");
+    else if (c->is_left)
+        expect_error(rc, c, "sink-in-place");
+    else
+        expect_class(rc, MPI_SUCCESS, c, "sink-in-place");
+    if (!right0(c))
+        check(c, "sink-in-place", SUNK, SUNK, c->is_left ? 0 : -1);
 }
 
 /* Half duplex from the left group: left rank 0 sends `first` ints, the
@@ -394,7 +434,8 @@ static const struct {
     int hard;
 } scenarios[] = {
     { mixed_types, "mixed-types", 0 }, { short_one, "short-one", 0 }, { long_one, "long-one", 0 },
-    { expect_less, "expect-less", 0 }, { large, "large", 0 },         { hard_count, "hard-count", 1 },
+    { expect_less, "expect-less", 0 }, { large, "large", 0 },         { sink_zero, "sink-zero", 0 },
+    { hard_count, "hard-count", 1 },   { sink_in_place, "sink-in-place", 1 },
     { uncommitted_recv, "uncommitted-recv", 1 }, { hard_order, "hard-order", 1 },
 };
 
@@ -403,7 +444,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     ctx c;
     int left = argc > 1 ? atoi(argv[1]) : 2, hard = 0, in_pieces = 0, unfreed = 0, after_large = 0,
-        dup_fails = 0, alternate = 0;
+        dup_fails = 0, alternate = 0, sink_only = 0;
     for (int a = 2; a < argc; a++) {
         hard |= strcmp(argv[a], "hard") == 0;
         after_large |= strcmp(argv[a], "after-large") == 0;
@@ -411,6 +452,7 @@ int main(int argc, char **argv)
         alternate |= strcmp(argv[a], "alternate") == 0;
         in_pieces |= strcmp(argv[a], "pieces") == 0;
         unfreed |= strcmp(argv[a], "unfreed") == 0;
+        sink_only |= strcmp(argv[a], "sink") == 0;
     }
     c.dup_fails = dup_fails;
     if (dup_fails)
@@ -437,7 +479,7 @@ int main(int argc, char **argv)
         goto done;
     }
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
-        if (scenarios[i].hard && !hard)
+        if ((scenarios[i].hard && !hard) || (sink_only && strncmp(scenarios[i].name, "sink-", 5) != 0))
             continue;
         for (int l = 0; after_large && l < 3; l++)
             large(&c);
