@@ -39,9 +39,11 @@ int ig_bcast_binomial(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm
  * receive of count 0, which returned MPI_ERR_TRUNCATE).  A type that is
  * not contiguous cannot be written by RDMA: the message is unpacked
  * through the type map, which ends after two bytes, and a longer one is
- * cut there (MPI_ERR_TRUNCATE), with Open MPI's ob1 and UCX layers and
- * MPICH alike (tests/mpi/opening.c, "sink").  Messages of one or two
- * bytes fit: ig_sink_took_data says whether one carried anything.
+ * cut there (MPI_ERR_TRUNCATE): measured with Open MPI's ob1 layer (over
+ * shared memory and TCP), its UCX layer and MPICH; the opening's sink
+ * scenarios (tests/mpi/test_opening.sh) crash without it.  Messages of
+ * one or two bytes fit: ig_sink_took_data says whether one carried
+ * anything.
  * Every pending sink receive needs its own room (MPI forbids overlapping
  * receive buffers).  The type is made by ig_sink_start (lifecycle.c, at
  * start-up: nothing is served without it) and freed by ig_sink_end. */
