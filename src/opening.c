@@ -187,12 +187,14 @@ static int leave_early(opening *o, ig_opening_left *left)
     int rc = MPI_SUCCESS, n_sends = (int)(pieces * o->remote);
     for (int i = 0; i < n_sends; i++)
         sends[i] = MPI_REQUEST_NULL;
+    ig_err_keep(&rc, post_early_sends(o, pieces, copy, sends));
+    /* After the sends, which its peers wait for: the receives wait for
+     * nothing, and a message that comes first waits for its receive. */
     left->n = o->remote;
     for (int j = 0; j < o->remote; j++) {
         left->recv[j] = MPI_REQUEST_NULL;
         ig_err_keep(&rc, ig_irecv_sink(left->sink[j], j, MPI_ANY_TAG, o->comm, &left->recv[j]));
     }
-    ig_err_keep(&rc, post_early_sends(o, pieces, copy, sends));
     if (copy == NULL) {
         ig_err_keep(&rc, ig_waitall(n_sends, sends)); /* one message per peer: its kept receive takes it */
     } else if (wait_for_takers(o, left, pieces, sends, &rc)) {
