@@ -22,8 +22,8 @@
  *     half-duplex call) leaves as soon as its blocks are sent, without
  *     waiting for its peers' messages, as a sender of root gathering does:
  *     their receives are left to complete on their own (what they bring
- *     can only be an empty block, or in an erroneous call one that would
- *     be truncated to nothing).  Its peers read from its tag that it
+ *     can only be an empty block, or in an erroneous call one that is
+ *     dropped: opening.c takes them into a sink, p2p.h).  Its peers read from its tag that it
  *     "leaves early": they count its pair as done or not as before, but
  *     exchange no verdict and no late block with it, and a call with such
  *     a process never goes on to the agreement.
@@ -125,7 +125,7 @@ typedef struct {
     int64_t send;   /* bytes of its block */
     int64_t expect; /* bytes it expects from each process of the other group */
     int small;      /* its own sizes are served by the direct algorithm alone: it sends its block now */
-    int hard;       /* its arguments cannot be used point to point: it sends and receives nothing */
+    int hard;       /* its arguments cannot be used point to point: it sends nothing, and drops what it receives */
     int pieces;     /* it leaves early and sends its block in pieces (only then: ig_opening_tag) */
 } ig_opening_self;
 
