@@ -62,15 +62,16 @@ static void print_configuration(void)
 static int start_locked(void)
 {
     const ig_settings *s = ig_settings_get();
-    int rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_finalize, &finalize_keyval, NULL);
+    /* First: a failure after the hook is set would set it again on retry. */
+    int rc = ig_sink_start();
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_finalize, &finalize_keyval, NULL);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_dup(MPI_COMM_SELF, &probe_comm);
     if (rc == MPI_SUCCESS)
         rc = ig_private_comm_setup(probe_comm);
-    if (rc == MPI_SUCCESS)
-        rc = ig_sink_start();
     if (rc == MPI_SUCCESS && s->verbose >= 2)
         print_configuration();
     return rc;

@@ -125,7 +125,8 @@ typedef struct {
     int64_t send;   /* bytes of its block */
     int64_t expect; /* bytes it expects from each process of the other group */
     int small;      /* its own sizes are served by the direct algorithm alone: it sends its block now */
-    int hard;       /* its arguments cannot be used point to point: it sends nothing, and drops what it receives */
+    int hard;       /* its arguments cannot be used point to point: it sends only empty messages and
+                     * drops what it receives */
     int pieces;     /* it leaves early and sends its block in pieces (only then: ig_opening_tag) */
 } ig_opening_self;
 

@@ -36,17 +36,19 @@ int ig_bcast_binomial(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm
  * that it moves by RDMA (shared memory above 4 KiB, where the kernel's
  * single copy is available; TCP above 64 KiB) whole into a contiguous
  * receive buffer, however short (measured: 70000 bytes written into a
- * receive of count 0, which returned MPI_ERR_TRUNCATE).  A type that is
- * not contiguous cannot be written by RDMA: the message is unpacked
- * through the type map, which ends after two bytes, and a longer one is
- * cut there (MPI_ERR_TRUNCATE): measured with Open MPI's ob1 layer (over
+ * receive of count 0, which returned MPI_ERR_TRUNCATE).  Into a type that
+ * is not contiguous ob1 does not move a message by RDMA: it takes the
+ * data in copied fragments and unpacks them through the type map, which
+ * ends after two bytes, so a longer message is cut there
+ * (MPI_ERR_TRUNCATE): measured with Open MPI's ob1 layer (over
  * shared memory and TCP), its UCX layer and MPICH; the opening's sink
  * scenarios (tests/mpi/test_opening.sh) crash without it.  Messages of
- * one or two bytes fit: ig_sink_took_data says whether one carried
- * anything.
+ * one or two bytes fit (and empty ones): ig_sink_took_data says whether
+ * one carried anything.
  * Every pending sink receive needs its own room (MPI forbids overlapping
- * receive buffers).  The type is made by ig_sink_start (lifecycle.c, at
- * start-up: nothing is served without it) and freed by ig_sink_end. */
+ * receive buffers).  The type is made by ig_sink_start (lifecycle.c,
+ * first at start-up) and freed by ig_sink_end at finalize; a process
+ * whose start-up failed receives with count 0 instead (p2p.c). */
 enum { IG_SINK_BYTES = 3 };
 int ig_sink_start(void);
 void ig_sink_end(void);
