@@ -23,10 +23,10 @@
  *     waiting for its peers' messages, as a sender of root gathering does:
  *     their receives are left to complete on their own (what they bring
  *     can only be an empty block, or in an erroneous call one that is
- *     dropped: opening.c takes them into a sink, p2p.h).  Its peers read from its tag that it
- *     "leaves early": they count its pair as done or not as before, but
- *     exchange no verdict and no late block with it, and a call with such
- *     a process never goes on to the agreement.
+ *     dropped: opening.c takes them into a sink, p2p.h).  Its peers read
+ *     from its tag that it "leaves early": they count its pair as done or
+ *     not as before, but exchange no verdict and no late block with it,
+ *     and a call with such a process never goes on to the agreement.
  *     Where its block is larger than an eager message (between nodes,
  *     IG_OPENING_PIECE_BYTES) it sends it in pieces that each fit one
  *     (below), so that its sends complete before its receivers arrive.

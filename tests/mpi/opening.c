@@ -24,13 +24,12 @@
  *                algorithm alone, the call goes on to the agreement)
  *   sink-zero    both groups send SUNK ints (above Open MPI's eager
  *                limits: 4 KiB in shared memory, 64 KiB over TCP), the
- *                right group expects
- *                nothing (erroneous): where it leaves early, its
- *                receives take the left group's blocks into the sink
- *                (src/p2p.h), not a placeholder Open MPI would write
- *                the whole block past (a crash before); it succeeds or
- *                reports MPI_ERR_TRUNCATE, the left group succeeds with
- *                every block
+ *                right group expects nothing (erroneous): where it
+ *                leaves early, its receives take the left group's
+ *                blocks into the sink (src/p2p.h), not a placeholder
+ *                Open MPI would write the whole block past (a crash
+ *                before); it succeeds or reports MPI_ERR_TRUNCATE, the
+ *                left group succeeds with every block
  * With "pieces" (run with INTERGATHER_OPENING=pieces and the direct
  * algorithm, so that the left group, which expects nothing, leaves early
  * and sends blocks above 60 KiB in eager pieces), half duplex:
