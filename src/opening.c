@@ -303,7 +303,7 @@ static int round_one(opening *o)
     for (int i = o->remote; i < 2 * o->remote; i++)
         ig_err_keep(&rc, stats[i].MPI_ERROR);
     for (int j = 0; j < o->remote; j++) {
-        int bytes = 0, truncated = stats[j].MPI_ERROR == MPI_ERR_TRUNCATE;
+        int bytes = 0, truncated = ig_is_truncation(stats[j].MPI_ERROR);
         int64_t room = o->self.hard ? 0 : o->self.expect;
         PMPI_Get_count(&stats[j], MPI_BYTE, &bytes);
         truncated |= stats[j].MPI_ERROR == MPI_SUCCESS && bytes > room; /* a sink (hard) takes two bytes whole */
@@ -322,7 +322,7 @@ static int round_one(opening *o)
         o->truncated |= o->heard[j].truncated;
     }
     for (int j = 0; j < o->remote; j++)
-        if (o->heard[j].pieces && (stats[j].MPI_ERROR == MPI_SUCCESS || stats[j].MPI_ERROR == MPI_ERR_TRUNCATE))
+        if (o->heard[j].pieces && (stats[j].MPI_ERROR == MPI_SUCCESS || ig_is_truncation(stats[j].MPI_ERROR)))
             ig_err_keep(&rc, receive_rest_of_pieces(o, j));
     return rc;
 }
@@ -368,8 +368,8 @@ static int late_blocks(opening *o)
     }
     wait_statuses(n, reqs, stats);
     for (int i = 0; i < n; i++) {
-        o->truncated |= stats[i].MPI_ERROR == MPI_ERR_TRUNCATE;
-        if (stats[i].MPI_ERROR != MPI_ERR_TRUNCATE)
+        o->truncated |= ig_is_truncation(stats[i].MPI_ERROR);
+        if (!ig_is_truncation(stats[i].MPI_ERROR))
             ig_err_keep(&rc, stats[i].MPI_ERROR);
     }
     return rc;

@@ -43,7 +43,7 @@ int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int
         return 0;
     *req = MPI_REQUEST_NULL; /* completed, or failed (then Open MPI has freed it) */
     *tag = -1;
-    if (rc != MPI_SUCCESS && rc != MPI_ERR_TRUNCATE)
+    if (rc != MPI_SUCCESS && !ig_is_truncation(rc))
         return 1; /* a failed receive says nothing about what follows */
     *tag = st.MPI_TAG;
     drop_pieces(j, st.MPI_TAG, comm);

@@ -48,8 +48,10 @@ int ig_bcast_binomial(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm
  * Every pending sink receive needs its own room (MPI forbids overlapping
  * receive buffers).  The type is made by ig_sink_start (lifecycle.c,
  * first at start-up) and freed by ig_sink_end at finalize; a process
- * whose start-up failed receives with count 0 instead (p2p.c). */
-enum { IG_SINK_BYTES = 3 };
+ * whose start-up failed receives into one MPI_SHORT_INT instead, the one
+ * predefined type with a gap inside (p2p.c says why; its extent, 8 bytes
+ * here, is the room's size). */
+enum { IG_SINK_BYTES = 8 };
 int ig_sink_start(void);
 void ig_sink_end(void);
 int ig_irecv_sink(char *room, int source, int tag, MPI_Comm comm, MPI_Request *req);
@@ -58,6 +60,9 @@ int ig_mrecv_sink(MPI_Message *message);
 /* Whether a completed sink receive took a message with data: rc is its
  * completion's error (MPI_ERR_TRUNCATE: more than the sink holds). */
 int ig_sink_took_data(int rc, const MPI_Status *status);
+/* Whether an MPI error code is of class MPI_ERR_TRUNCATE (the standard
+ * lets a library return a code that is not itself the class). */
+int ig_is_truncation(int rc);
 
 /* MPICH's errflag: keep the first error and go on with the remaining
  * steps, so that a process whose step failed still takes part in the

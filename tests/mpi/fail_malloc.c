@@ -25,6 +25,12 @@
  *                             libintergather calls, reported as
  *                             "fail_malloc: PMPI_Type_dup(1) failed in
  *                             world rank RANK"
+ *   IG_TEST_FAIL_TYPE_STRUCT_RANK  the same for every
+ *                             PMPI_Type_create_struct libintergather calls
+ *                             (its sink for dropped messages, p2p.h),
+ *                             reported as "fail_malloc:
+ *                             PMPI_Type_create_struct(COUNT) failed in
+ *                             world rank RANK"
  *   IG_TEST_FAIL_SPLIT_TYPE_RANK  the world rank in which every
  *                             PMPI_Comm_split_type libintergather calls
  *                             fails after taking part in the split (as
@@ -240,6 +246,18 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     if (next == NULL)
         *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Type_dup");
     return next(oldtype, newtype);
+}
+
+int PMPI_Type_create_struct(int count, const int lengths[], const MPI_Aint displacements[],
+                            const MPI_Datatype types[], MPI_Datatype *newtype)
+{
+    static int (*next)(int, const int[], const MPI_Aint[], const MPI_Datatype[], MPI_Datatype *);
+    if (mpi_call_fails("IG_TEST_FAIL_TYPE_STRUCT_RANK", "PMPI_Type_create_struct", count,
+                       __builtin_return_address(0)))
+        return no_memory_without_a_communicator();
+    if (next == NULL)
+        *(void **)&next = dlsym(RTLD_NEXT, "PMPI_Type_create_struct");
+    return next(count, lengths, displacements, types, newtype);
 }
 
 /* A call on comm fails here (a collective one after it ran: the other
