@@ -15,6 +15,7 @@ FAILLIB="$IG_TOP_BUILDDIR/tests/mpi/.libs/libfailmalloc.so"
 [ -f "$FAILLIB" ] || { echo "missing $FAILLIB (built by make check)" >&2; exit 1; }
 count=10007                        # ints per block: a size nothing else allocates
 slot_bytes=$((2 * count * 4))      # two relay slots of one block (ig_ring_sender_slots)
+transport=()                       # settings of the MPI library's transport for run_case
 
 # run_case LEFT RIGHT SENDER RECEIVER: world rank SENDER (-1: none) cannot
 # allocate its relay space, world rank RECEIVER (-1: none) its flags (one
@@ -24,7 +25,7 @@ run_case() {
     [ "$3" -ge 0 ] && failures+=(IG_TEST_FAIL_MALLOC_SIZE="$slot_bytes" IG_TEST_FAIL_MALLOC_RANK="$3")
     [ "$4" -ge 0 ] && failures+=(IG_TEST_FAIL_CALLOC_SIZE="$1" IG_TEST_FAIL_CALLOC_RANK="$4")
     ig_launch $(($1 + $2)) LD_PRELOAD="$FAILLIB $IG_LIB" INTERGATHER_TOPOLOGY INTERGATHER_MIN_BYTES \
-        INTERGATHER_VERBOSE "${failures[@]}" -- "$TESTS_BIN/ring_nomem" "$1" "$count" "$3"
+        INTERGATHER_VERBOSE "${transport[@]}" "${failures[@]}" -- "$TESTS_BIN/ring_nomem" "$1" "$count" "$3"
     expect_pass ring_nomem
     expect_summary alg-ring 2
     # The failures must really have been injected (fail_malloc.c reports each).
@@ -68,3 +69,22 @@ for case in "3 3 1" "4 2 2" "5 3 3"; do
     fi
     echo "ok $1+$2, receiver $1 without flags: every block arrived"
 done
+
+# Over TCP, where Open MPI's ob1 layer moves a message above 64 KiB by RDMA
+# whole into a contiguous receive however short: the relayed blocks a
+# sender without relay space takes and drops go into the sink (src/p2p.h),
+# which the count-0 receive used before could not hold (SIGSEGV).  Blocks
+# of 80044 bytes.
+ig_launcher_kind
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+    count=20011
+    slot_bytes=$((2 * count * 4))
+    transport=(OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp)
+    in_error=$(run_case 3 3 1 -1) || exit 1
+    if [ "${in_error:-0}" -lt 1 ]; then
+        echo "no receiver reported the missing block (3+3 over TCP, failing rank 1)" >&2
+        cat "$IG_OUT" >&2
+        exit 1
+    fi
+    echo "ok 3+3 over TCP, $((count * 4))-byte blocks, sender 1 without relay space: $in_error receivers reported the error"
+fi
