@@ -32,10 +32,10 @@ cflags=${CFLAGS:--O2}
 # libintergather) except the interception glue, so the simulated code is
 # exactly what the library ships.  IG_SIM_CORE overrides the list.
 glue="entry_abi entry_c entry_fortran lifecycle call serve agree speculate opening opening_left errors comm_cache"
+# shellcheck source=scripts/simgrid/sources.sh
+. "$top/scripts/simgrid/sources.sh"
 core_from_makefile() {
-    awk '/^src_lib(igplan|intergather)_la_SOURCES[ \t]*=/ { on = 1 }
-         on { for (i = 1; i <= NF; i++) if ($i ~ /\.c$/) print $i; if ($0 !~ /\\$/) on = 0 }' "$top/Makefile.am" |
-        sed -e 's|^src/||' -e 's|\.c$||'
+    makefile_sources "$top" 'igplan|intergather' | sed -e 's|^src/||' -e 's|\.c$||'
 }
 core=""
 for f in ${IG_SIM_CORE:-$(core_from_makefile)}; do

@@ -35,6 +35,18 @@ SMPI_CFG=(
 
 panel_row() { echo "$PANELS" | awk -v id="$1" '$1 == id'; }
 
+# shellcheck source=scripts/simgrid/sources.sh
+. "$(dirname "${BASH_SOURCE[0]}")/sources.sh"
+
+# build_decide_table TOP OUT: compile decide_table.c, the library's decision
+# without MPI calls, with every source of libigplan (Makefile.am), with
+# $MPICC (default mpicc: mpi.h is needed for types).
+build_decide_table() {
+    # shellcheck disable=SC2046 # paths without spaces
+    ${MPICC:-mpicc} -std=c11 -O2 -I"$1/include" -I"$1/src" -o "$2" "$1/scripts/simgrid/decide_table.c" \
+        $(makefile_sources "$1" igplan | sed "s|^|$1/|") -lm
+}
+
 # sim_prepare SCRIPT BUILD WORK DO_BUILD: build the simulated benchmark
 # (unless DO_BUILD is 0) and the platforms; sets $bin.
 sim_prepare() {

@@ -183,11 +183,7 @@ if [ -f "$models" ]; then
     done <"$models"
 fi
 
-mpicc=${MPICC:-mpicc}
 dt="$work/decide_table"
-# shellcheck disable=SC2046 # a list of paths without spaces
-$mpicc -std=c11 -O2 -I"$top/include" -I"$top/src" -o "$dt" "$here/decide_table.c" \
-    $(for f in settings_parse shape decide algorithms_table cost_model range_partition fc_plan ring_schedule \
-          ring_split_stream ring_paper; do echo "$top/src/$f.c"; done) -lm
+build_decide_table "$top" "$dt"
 python3 "$here/direct_table.py" --data "$data" --decide "$dt" --csv "$data/sim-direct.csv" --md "$data/sim-direct.md" \
     "${measured[@]}" "${alt[@]}"
