@@ -1,6 +1,6 @@
 #!/bin/bash
 # Fortran callers (mpif.h and mpi_f08) of MPI_Allgather and MPI_Allgatherv
-# under LD_PRELOAD, both topologies:
+# under LD_PRELOAD, both topologies and every algorithm forced:
 # results against native, and proof in the summary that the Fortran entry
 # points took the shim's path.  Open MPI's Fortran wrapper compiler is
 # required: if it is missing, this script installs it; it never skips.
@@ -33,15 +33,20 @@ for topology in fully-connected ring; do
         echo "ok $prog ($topology)"
     done
 done
-# The relay forced (the model weighs it between nodes only, so by default it
-# never runs on one machine): its byte pieces through the Fortran entry
-# points, MPI_Allgather in both directions and in full duplex as two passes.
-for prog in allgather_f77 allgather_f08; do
-    INTERGATHER_ALGORITHM=relay run_preloaded 5 "$out/$prog"
-    expect_pass "$prog"
-    expect_summary fortran-calls "$(expected_moved)"
-    expect_total alg-relay -gt 0
-    echo "ok $prog (relay)"
+# Every algorithm of the fully connected topology forced, through the
+# Fortran entry points: results against native, and the summaries show it
+# ran.  The relay (the model weighs it between nodes only, so by default it
+# never runs on one machine) serves MPI_Allgather in both directions and in
+# full duplex as two passes; spread the direction with more senders;
+# full-duplex the calls in which both groups send.
+for algorithm in direct fc spread chain relay full-duplex; do
+    for prog in allgather_f77 allgather_f08; do
+        INTERGATHER_ALGORITHM=$algorithm run_preloaded 5 "$out/$prog"
+        expect_pass "$prog"
+        expect_summary fortran-calls "$(expected_moved)"
+        expect_total "alg-$algorithm" -gt 0
+        echo "ok $prog ($algorithm: $(summary_total "alg-$algorithm") calls)"
+    done
 done
 
 # An MPI_Allgather in a delete callback of the program's own MPI_COMM_SELF

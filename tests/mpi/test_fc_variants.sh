@@ -76,20 +76,26 @@ unset INTERGATHER_ALGORITHM
 # suite's time down (the default, model-chosen, decision runs the whole
 # matrix in test_fc_matrix.sh and test_allgatherv.sh).
 for algorithm in direct fc spread chain relay full-duplex; do
-    ran=0
+    ran=""
     for prog in allgather_matrix allgatherv_matrix; do
         INTERGATHER_ALGORITHM=$algorithm run_preloaded 7 "$TESTS_BIN/$prog" 1+3,2+2,3+2,2+5 20000
         expect_pass "$prog"
         expect_summary fully-connected "$(expected_moved)"
-        ran=$((ran + $(summary_total "alg-$algorithm")))
+        # In each program: spread serves p > q only, full-duplex both
+        # groups sending only, and these splits have such calls for each;
+        # the relay cuts blocks into byte ranges, which MPI_Allgatherv's
+        # are not taken to be (README, Allgatherv): it never serves those.
+        if [ "$algorithm $prog" = "relay allgatherv_matrix" ]; then
+            expect_total alg-relay -eq 0
+        else
+            expect_total "alg-$algorithm" -gt 0
+        fi
+        ran="$ran $prog $(summary_total "alg-$algorithm")"
         # No algorithm allocates its arrays in a call: the chain's segments
         # grow the pair's room first, jointly (ig_pair_fit_room).
         expect_total arrays-allocated -eq 0
     done
-    # spread serves p > q only, full-duplex both groups sending only: these
-    # splits have such calls for each.
-    [ "$ran" -gt 0 ] || { echo "INTERGATHER_ALGORITHM=$algorithm never ran" >&2; exit 1; }
-    echo "ok INTERGATHER_ALGORITHM=$algorithm"
+    echo "ok INTERGATHER_ALGORITHM=$algorithm (calls it served:$ran)"
 done
 
 # The relay's receivers keep at most 16 relays in flight (direct's window):
