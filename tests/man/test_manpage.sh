@@ -1,8 +1,9 @@
 #!/bin/bash
 # intergather(7): formats without a single warning (mandoc -T lint and
 # groff -ww, whichever are installed; at least one must be), carries this
-# version, and describes every variable of the README's configuration table;
-# the modulefile templates set every default of that table.
+# version, and describes every variable of the README's configuration table,
+# which names every setting src/settings.h defines; the modulefile templates
+# set every default of that table.
 set -eu
 src=${IG_TOP_SRCDIR:-.}
 page=$src/man/intergather.7
@@ -25,6 +26,15 @@ if [ -n "${IG_VERSION:-}" ]; then
 fi
 vars=$(sed -n 's/^| `\(INTERGATHER_[A-Z_]*\)`.*/\1/p' "$src/README")
 [ -n "$vars" ] || { echo "no INTERGATHER_ variable found in the README's table" >&2; exit 1; }
+# The table is the library's settings, all of them: the names src/settings.h
+# defines (IG_ENV_*, the one place the code names them).
+code_vars=$(sed -n 's/^#define IG_ENV_[A-Z_]* *"\(INTERGATHER_[A-Z_]*\)".*/\1/p' "$src/src/settings.h" | sort)
+[ -n "$code_vars" ] || { echo "no IG_ENV_ name found in src/settings.h" >&2; exit 1; }
+[ "$code_vars" = "$(echo "$vars" | tr ' ' '\n' | sort)" ] || {
+    echo "src/settings.h and the README's configuration table name different settings:" >&2
+    diff <(echo "$code_vars") <(echo "$vars" | tr ' ' '\n' | sort) >&2
+    exit 1
+}
 for v in $vars; do
     grep -q "^\.B $v\$" "$page" || { echo "$page does not describe $v (README's table does)" >&2; exit 1; }
 done
