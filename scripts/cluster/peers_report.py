@@ -193,7 +193,8 @@ def arrival_tables(rows):
                                       float(r["worst_proc_s"]))
     if not a:
         return
-    print("## Arrival: average per-process time (ms), delays uniform in [0, F T], T = native's balanced median\n")
+    print("## Arrival: average and worst per-process time (ms), delays uniform in [0, F T], T = native's balanced "
+          "median\n")
     print("Every algorithm sees the same delays (same seed, rank, size and F); `ig/best` intergather's average "
           "over the best peer's (**bold**: a peer is better).\n")
     keys = sorted({k[:3] for k in a}, key=lambda k: (k[0] + k[1], k[2]))
@@ -216,6 +217,14 @@ def arrival_tables(rows):
                 fails.append(f"{p}:{q} {human(b)} F={f:g} " + (f"({best} {r:.2f}x)" if r is not None else "(not measured)"))
             print(f"| {f:g} | {1e3 * om:.0f} | " + " | ".join(f"{1e3 * v[x]:.1f}" if x in v else "" for x in algs)
                   + f" | {best or ''} | " + ("" if r is None else shown(r, bad)) + " |")
+        print()
+        # The seed's other measure: the worst process's exit minus its own arrival.
+        print("Worst per-process time (ms):\n")
+        print("| F | " + " | ".join(algs) + " |")
+        print("|---:|" + "---:|" * len(algs))
+        for f in fs:
+            print(f"| {f:g} | " + " | ".join(f"{1e3 * a[(p, q, b, f, x)][3]:.1f}" if (p, q, b, f, x) in a else ""
+                                          for x in algs) + " |")
         print()
     print("- intergather's average per-process time <= every peer's: " +
           ("met everywhere" if not fails else "NOT met at " + "; ".join(fails)) + "\n")
