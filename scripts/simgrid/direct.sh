@@ -143,7 +143,9 @@ if [ $do_run = 1 ]; then
     rm -f "$list"
 fi
 
-# The panels' CSVs from every point simulated so far.
+# The panels' CSVs: the points simulated here, and every row the CSV
+# already holds for a point not simulated here (earlier machines' points:
+# $work is per machine, the CSVs are the record).
 for pt in "$work"/points/*.csv; do
     [ -e "$pt" ] || continue
     id=$(basename "$pt" | cut -d- -f1)
@@ -152,7 +154,17 @@ done | sort -u | while read -r id; do
     out="$data/figure4-direct-$id.csv"
     # shellcheck disable=SC2012 # our own file names: panel-algorithm-size.csv
     first=$(ls "$work"/points/"$id"-*.csv | head -n 1)
-    { head -n 1 "$first"; for f in "$work"/points/"$id"-*.csv; do tail -n +2 "$f"; done | sort -t, -k5,5n -k2,2; } >"$out"
+    for f in "$work"/points/"$id"-*.csv; do tail -n +2 "$f"; done >"$out.new"
+    {
+        head -n 1 "$first"
+        {
+            cat "$out.new"
+            # Kept: rows whose (algorithm, bytes) no point here has.
+            [ ! -f "$out" ] || tail -n +2 "$out" | awk -F, 'NR == FNR { here[$2 "," $5] = 1; next } !here[$2 "," $5]' "$out.new" -
+        } | sort -t, -k5,5n -k2,2
+    } >"$out.tmp"
+    mv "$out.tmp" "$out"
+    rm -f "$out.new"
 done
 
 # The model the library's default (INTERGATHER_NET_MODEL=measure) measures
