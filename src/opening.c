@@ -306,7 +306,7 @@ static int round_one(opening *o)
         int bytes = 0, truncated = ig_is_truncation(stats[j].MPI_ERROR);
         int64_t room = o->self.hard ? 0 : o->self.expect;
         PMPI_Get_count(&stats[j], MPI_BYTE, &bytes);
-        truncated |= stats[j].MPI_ERROR == MPI_SUCCESS && bytes > room; /* a sink (hard) takes two bytes whole */
+        truncated |= stats[j].MPI_ERROR == MPI_SUCCESS && bytes > room; /* a sink (hard) takes a few bytes whole */
         o->heard[j] = ig_opening_heard_from(stats[j].MPI_TAG, bytes, truncated, room);
         /* A receive that failed otherwise says nothing: the pair is not
          * done, and no late block is expected from that peer. */

@@ -108,12 +108,14 @@ int ig_sink_start(void)
  * drops must still be received, so that it meets no later receive.  A
  * receive of count 0 would crash it as before the sink, so it receives
  * into one MPI_SHORT_INT: predefined (nothing to make), laid out as
- * struct { short; int; } with a gap after the short, so ob1 unpacks
- * through its type map as for the sink (measured as the sink: at most
+ * struct { short; int; } with two bytes of padding between the members,
+ * so ob1 unpacks through its type map as for the sink (measured: at most
  * its 8 bytes written, MPI_ERR_TRUNCATE beyond 6, over TCP and shared
- * memory's single copy; MPICH writes nothing past them either).  Its type signature does not match the MPI_BYTE
- * sent, which the standard calls erroneous; no MPI library here checks
- * it, and the bytes are dropped.  Tested by tests/mpi/test_nomem.sh. */
+ * memory's single copy; MPICH writes nothing past them either; not every
+ * pair type holds so: MPI_LONG_DOUBLE_INT was written past).  Its type
+ * signature does not match the MPI_BYTE sent, which the standard calls
+ * erroneous; no MPI library here checks it, and the bytes are dropped.
+ * Tested by tests/mpi/test_nomem.sh. */
 static int sink_count(MPI_Datatype *type)
 {
     _Static_assert(sizeof(struct { short s; int i; }) <= IG_SINK_BYTES, "MPI_SHORT_INT fits the sink's room");

@@ -48,7 +48,7 @@ int ig_bcast_binomial(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm
  * Every pending sink receive needs its own room (MPI forbids overlapping
  * receive buffers).  The type is made by ig_sink_start (lifecycle.c,
  * first at start-up) and freed by ig_sink_end at finalize; a process
- * whose start-up failed receives into one MPI_SHORT_INT instead, the one
+ * whose start-up failed receives into one MPI_SHORT_INT instead, a
  * predefined type with a gap inside (p2p.c says why; its extent, 8 bytes
  * here, is the room's size). */
 enum { IG_SINK_BYTES = 8 };
