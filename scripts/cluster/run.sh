@@ -18,7 +18,8 @@
 #            (docs/data/cluster-pingpong.txt)
 #   peers    intergather (MPI_Allgather through the library, its default
 #            decision) against its peers -- native, iallgather,
-#            merge-allgatherv, and the library's direct and fc -- at every
+#            merge-allgatherv -- and the library's own algorithms forced
+#            (direct, fc, relay, chain; PEER_ALGOS) at every
 #            split in PEER_CONFIGS, half and full duplex, one bench run per
 #            (split, duplex) so that all share one inter-communicator
 #            (docs/data/cluster-peers.csv)
