@@ -368,8 +368,9 @@ static int late_blocks(opening *o)
     }
     wait_statuses(n, reqs, stats);
     for (int i = 0; i < n; i++) {
-        o->truncated |= ig_is_truncation(stats[i].MPI_ERROR);
-        if (!ig_is_truncation(stats[i].MPI_ERROR))
+        int cut = ig_is_truncation(stats[i].MPI_ERROR);
+        o->truncated |= cut;
+        if (!cut)
             ig_err_keep(&rc, stats[i].MPI_ERROR);
     }
     return rc;
