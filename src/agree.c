@@ -114,7 +114,7 @@ static int agree_varying(const ig_call *c, const sides *s, ig_shape *shape)
     if (c->local_reason == IG_FALLBACK_NONE)
         for (int i = 0; i < c->remote_size; i++)
             digest = ig_digest_add(digest, i, ig_call_expected_from(c, i));
-    ig_shape_record(c->send_bytes, digest, c->send_overlaps, c->local_reason, mine);
+    ig_shape_record(c->send_bytes, digest, c->send_overlaps, c->scattered, c->local_reason, mine);
     int64_t *records = ig_comm_cache_records(s->cache);
     rc = PMPI_Allgather(mine, IG_RECORD_LEN, MPI_INT64_T, records, IG_RECORD_LEN, MPI_INT64_T, s->merged);
     /* Taken by every process or by none: all hold the same records. */

@@ -16,7 +16,11 @@
  *
  * Pieces are byte ranges, so every block must be one contiguous piece of
  * memory on every process (agreed, shape.h: the decision runs the fully
- * connected family otherwise).  Messages: each receiver takes p q, which
+ * connected family otherwise).  Each block is cut by its own size, which
+ * its sender knows from its send arguments and every receiver from its
+ * receive count for it: blocks may differ (MPI_Allgatherv), and the
+ * agreement has checked that the two sides' sizes match (shape.h), so
+ * both cut a block at the same offsets.  Messages: each receiver takes p q, which
  * the decision bounds (decide.c); senders keep step->piece_window pieces in
  * flight, receivers step->window relays.
  */
@@ -32,9 +36,15 @@ typedef struct {
     ig_pair *pair;
     const ig_xfer *x;
     int p, q;
-    uint64_t block_bytes;
-    MPI_Aint rtrue_lb; /* receivers: where a block's bytes start, from its slot */
+    MPI_Count rtype_size; /* receivers: bytes of one element of x->rtype */
+    MPI_Aint rtrue_lb;    /* receivers: where a block's bytes start, from its slot */
 } relay_ctx;
+
+/* Bytes of block b, as a receiver counts them. */
+static uint64_t received_bytes(const relay_ctx *c, int b)
+{
+    return (uint64_t)ig_xfer_rcount(c->x, b) * (uint64_t)c->rtype_size;
+}
 
 /* A piece of block b in this receiver's buffer. */
 static char *piece_at(const relay_ctx *c, int b, ig_piece pc)
@@ -63,9 +73,13 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
     const ig_xfer *x = c->x;
     int me = c->pair->rank, window = step->piece_window > 0 ? step->piece_window : 1;
     MPI_Aint true_lb;
+    MPI_Count type_size = 0;
     int rc = ig_block_true_lb(x->scount, x->stype, &true_lb);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_size_x(x->stype, &type_size);
     if (rc != MPI_SUCCESS)
         return rc;
+    uint64_t block_bytes = (uint64_t)x->scount * (uint64_t)type_size;
     MPI_Request *reqs = ig_pair_requests(c->pair, window);
     if (reqs == NULL)
         return MPI_ERR_NO_MEM;
@@ -73,7 +87,7 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
     windowed_sends ws = { .slots = reqs, .window = window };
     for (int t = 0; t < c->q; t++) {
         int owner = ig_relay_owner_at(c->p, c->q, me, t);
-        ig_piece pc = ig_relay_piece(c->block_bytes, c->q, owner);
+        ig_piece pc = ig_relay_piece(block_bytes, c->q, owner);
         ig_err_keep(&rc, send_windowed(c, &ws, base + pc.offset, pc, c->p + owner, IG_TAG_DIRECT));
     }
     ig_err_keep(&rc, ig_waitall(window, reqs));
@@ -81,16 +95,23 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
     return rc;
 }
 
+/* Piece j of block b. */
+static ig_piece piece_of(const relay_ctx *c, int b, int j)
+{
+    return ig_relay_piece(received_bytes(c, b), c->q, j);
+}
+
 /* Receives of the pieces owner `o` brings this receiver: from the senders
  * when o is this receiver, else relayed by o; in o's relay order. */
 static int post_pieces_of(const relay_ctx *c, int o, int *order, MPI_Request *reqs)
 {
     int rc = MPI_SUCCESS, own = o == c->pair->rank - c->p;
-    ig_piece pc = ig_relay_piece(c->block_bytes, c->q, o);
     ig_relay_arrival_order(c->p, c->q, o, order);
-    for (int k = 0; k < c->p; k++)
+    for (int k = 0; k < c->p; k++) {
+        ig_piece pc = piece_of(c, order[k], o);
         ig_err_keep(&rc, PMPI_Irecv(piece_at(c, order[k], pc), (int)pc.length, MPI_BYTE, own ? order[k] : c->p + o,
                                     own ? IG_TAG_DIRECT : IG_TAG_RING, c->pair->comm, &reqs[k]));
+    }
     return rc;
 }
 
@@ -115,8 +136,8 @@ static int relay_receiver(const relay_ctx *c, const ig_step *step)
      * j + 1, j + 2, ... round the group: like direct's senders, the owners
      * reach any one receiver a few at a time. */
     windowed_sends ws = { .slots = reqs + n_recv, .window = window };
-    ig_piece pc = ig_relay_piece(c->block_bytes, q, j);
     for (int k = 0; k < p; k++) {
+        ig_piece pc = piece_of(c, own_order[k], j);
         ig_err_keep(&rc, PMPI_Wait(&reqs[k], MPI_STATUS_IGNORE));
         for (int d = 1; d < q; d++)
             ig_err_keep(&rc, send_windowed(c, &ws, piece_at(c, own_order[k], pc), pc, p + (j + d) % q, IG_TAG_RING));
@@ -129,10 +150,12 @@ static int relay_receiver(const relay_ctx *c, const ig_step *step)
 
 int ig_alg_relay(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
-    relay_ctx c = { .pair = pair, .x = x, .p = pair->p, .q = pair->q, .block_bytes = step->relay_bytes };
+    relay_ctx c = { .pair = pair, .x = x, .p = pair->p, .q = pair->q };
     if (ig_pair_is_sender(pair))
         return relay_sender(&c, step);
     MPI_Aint true_extent;
     int rc = PMPI_Type_get_true_extent(x->rtype, &c.rtrue_lb, &true_extent);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_size_x(x->rtype, &c.rtype_size);
     return rc != MPI_SUCCESS ? rc : relay_receiver(&c, step);
 }

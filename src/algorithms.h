@@ -34,7 +34,7 @@ typedef struct {
      * senders, or the low group in full duplex) and by its second group
      * (the receivers, or the high group): IG_GROUP_STAGE_MPI or _RING. */
     ig_group_stage stage[2];
-    uint64_t relay_bytes;     /* ring: room for one relayed block; chain, relay: a block's bytes (the senders' largest) */
+    uint64_t relay_bytes;     /* ring: room for one relayed block; chain: a block's bytes (the senders' largest) */
     int window;               /* direct, chain, relay (a receiver's relays): sends a process keeps in flight at once */
     int piece_window;         /* relay: pieces a sender keeps in flight at once */
     uint64_t segment_bytes;   /* chain: bytes per segment (0: whole blocks, in their datatype) */

@@ -189,12 +189,13 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
 {
     ig_type_facts f;
     int64_t elements = 0;
+    int largest = 0; /* the largest block's count: contiguous at it, contiguous at every smaller one */
     if (c->rbuf == MPI_IN_PLACE)
         return c->hard_error = MPI_ERR_ARG, IG_FALLBACK_IN_PLACE;
     if (c->op == IG_OP_ALLGATHER) {
         if (c->rcount < 0)
             return c->hard_error = MPI_ERR_COUNT, IG_FALLBACK_ARGUMENTS;
-        elements = c->rcount;
+        elements = largest = c->rcount;
     } else {
         if (c->rcounts == NULL || c->rdispls == NULL)
             return IG_FALLBACK_ARGUMENTS;
@@ -202,6 +203,7 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
             if (c->rcounts[i] < 0)
                 return IG_FALLBACK_ARGUMENTS;
             elements += c->rcounts[i];
+            largest = c->rcounts[i] > largest ? c->rcounts[i] : largest;
         }
     }
     ig_fallback type_reason = receive_type_facts(c, probe, &f);
@@ -209,7 +211,7 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
         return type_reason;
     c->rtype_size = f.layout.size;
     c->rtype_extent = f.layout.extent;
-    c->scattered |= c->op == IG_OP_ALLGATHERV || !ig_layout_contiguous(c->rcount, &f.layout, f.in_order);
+    c->scattered |= !ig_layout_contiguous(largest, &f.layout, f.in_order);
     c->expect_bytes = c->op == IG_OP_ALLGATHER ? (int64_t)c->rcount * f.layout.size : 0;
     c->sparse_receive = c->op == IG_OP_ALLGATHER &&
                         ig_shape_span_sparse(c->remote_size, (double)c->rcount * (double)f.layout.extent,

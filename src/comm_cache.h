@@ -32,7 +32,7 @@ int ig_comm_cache_recall_remote_size(MPI_Comm comm, int *remote_size);
  * agreement of an MPI_Allgatherv (agree.c), allocated with the cache so
  * that no call can fail alone on it; valid whenever the settings agree
  * (a process without it makes them disagree for everyone). */
-#define IG_CACHE_RECORD_LEN 4
+#define IG_CACHE_RECORD_LEN 5
 int64_t *ig_comm_cache_records(ig_comm_cache *cache);
 
 /* Room for one early message that must be withdrawn (speculate.c), of up

@@ -214,7 +214,7 @@ static ig_step fc_family_step(const ig_shape *sh, int sender, int allgatherv, co
     int join = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
     ig_step st = step_of(p > q && !join ? IG_ALG_SPREAD : IG_ALG_FC, sender, sh, s);
     st.stage[1] = call_stage_for(s, sh, per_member(sh->total[sender], st.algorithm == IG_ALG_SPREAD ? q : p));
-    st.bcast_in_bytes = !sh->scattered && sh->max_block[sender] <= INT_MAX;
+    st.bcast_in_bytes = !sh->scattered && !sh->varying && sh->max_block[sender] <= INT_MAX;
     return st;
 }
 
@@ -228,14 +228,15 @@ static double half_cost(ig_algorithm a, int p, int q, double k, const ig_cost_pa
 }
 
 /* The chain's step: segments only where every process's block is one
- * contiguous piece of memory (agreed, shape.h), of the model's best size. */
+ * contiguous piece of memory and every block of the group the same size
+ * (agreed, shape.h), of the model's best size. */
 static ig_step chain_step(const ig_shape *sh, int sender, const ig_settings *s, double *cost)
 {
     int p = sh->n[sender], q = sh->n[1 - sender];
     double k = average_block(sh, sender);
     const ig_cost_params *m = model_of(sh, s);
     ig_step st = step_of(IG_ALG_CHAIN, sender, sh, s);
-    double seg = sh->scattered ? 0 : ig_chain_segment(p, q, (double)sh->max_block[sender], IG_CHAIN_MIN_SEGMENT, m);
+    double seg = sh->scattered || sh->varying ? 0 : ig_chain_segment(p, q, (double)sh->max_block[sender], IG_CHAIN_MIN_SEGMENT, m);
     /* A segment is one message, counted in an int. */
     seg = seg < INT_MAX ? seg : INT_MAX;
     st.segment_bytes = seg >= (double)sh->max_block[sender] ? 0 : (uint64_t)seg;
@@ -244,7 +245,8 @@ static ig_step chain_step(const ig_shape *sh, int sender, const ig_settings *s, 
 }
 
 /* Whether the relay can serve this direction: its pieces are byte ranges
- * of blocks that must be contiguous on every process, and counted in an int. */
+ * of blocks that must be contiguous on every process, and counted in an int.
+ * Blocks may differ in size (MPI_Allgatherv): each is cut by its own. */
 static int relay_fits(const ig_shape *sh, int sender)
 {
     return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] < INT_MAX;

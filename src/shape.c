@@ -92,13 +92,14 @@ int64_t ig_digest_add(int64_t digest, int index, int64_t bytes)
     return (int64_t)h;
 }
 
-void ig_shape_record(int64_t send_bytes, int64_t expect_digest, int send_overlaps, ig_fallback reason,
-                     int64_t record[IG_RECORD_LEN])
+void ig_shape_record(int64_t send_bytes, int64_t expect_digest, int send_overlaps, int scattered,
+                     ig_fallback reason, int64_t record[IG_RECORD_LEN])
 {
     record[IG_RECORD_SEND] = send_bytes;
     record[IG_RECORD_EXPECT_DIGEST] = expect_digest;
     record[IG_RECORD_REASON] = reason;
     record[IG_RECORD_OVERLAPS] = send_overlaps != 0;
+    record[IG_RECORD_SCATTERED] = scattered != 0;
 }
 
 static const int64_t *record_of(const int64_t *records, int i)
@@ -132,7 +133,7 @@ void ig_shape_from_records(const int64_t *records, int n0, int n1, int truncates
 {
     int first[2] = { 0, n0 };
     shape_clear(s, n0, n1);
-    s->scattered = 1;
+    s->varying = 1;
     for (int g = 0; g < 2; g++) {
         s->send_min[g] = INT64_MAX;
         s->send_max[g] = INT64_MIN;
@@ -145,6 +146,7 @@ void ig_shape_from_records(const int64_t *records, int n0, int n1, int truncates
             s->max_block[g] = max_u(s->max_block[g], (uint64_t)bytes);
             s->total[g] += (uint64_t)bytes;
             s->send_overlaps[g] |= r[IG_RECORD_OVERLAPS] != 0;
+            s->scattered |= r[IG_RECORD_SCATTERED] != 0;
             if (r[IG_RECORD_REASON] > (int64_t)s->reason)
                 s->reason = (ig_fallback)r[IG_RECORD_REASON];
         }

@@ -36,7 +36,10 @@ typedef struct {
     int nodes;              /* nodes the two groups span (comm_cache.c), 1: all share memory */
     int oversubscribed;     /* some node has more of these processes than CPUs (comm_cache.c) */
     int scattered;          /* some process's block is not one contiguous piece of memory (then no
-                             * algorithm cuts blocks into byte segments); always 1 for MPI_Allgatherv */
+                             * algorithm cuts blocks into byte ranges) */
+    int varying;            /* MPI_Allgatherv: the blocks of one group may differ in size (then no
+                             * algorithm cuts every block at the same offsets: the chain's segments
+                             * and the broadcast in bytes; the relay cuts each block by its own size) */
     int sparse;             /* some process's receive buffer is sparse (ig_shape_span_sparse): then
                              * no MPI collective runs a group stage in it; always 0 for MPI_Allgatherv */
     /* For messages about an erroneous call: the range of block sizes group g
@@ -95,7 +98,11 @@ void ig_shape_guess_uniform(int group, int64_t send_bytes, int64_t expect_bytes,
 
 /* ---- MPI_Allgatherv: one allgather of a record per process --------------- */
 
-enum { IG_RECORD_SEND = 0, IG_RECORD_EXPECT_DIGEST, IG_RECORD_REASON, IG_RECORD_OVERLAPS, IG_RECORD_LEN };
+enum {
+    IG_RECORD_SEND = 0, IG_RECORD_EXPECT_DIGEST, IG_RECORD_REASON, IG_RECORD_OVERLAPS,
+    IG_RECORD_SCATTERED, /* this process's send block or some receive block is not contiguous */
+    IG_RECORD_LEN
+};
 
 /* A digest of a vector of block sizes (the receivers' expectation, or the
  * senders' actual sizes), built one entry at a time from IG_DIGEST_SEED:
@@ -103,8 +110,8 @@ enum { IG_RECORD_SEND = 0, IG_RECORD_EXPECT_DIGEST, IG_RECORD_REASON, IG_RECORD_
 #define IG_DIGEST_SEED ((int64_t)1469598103934665603LL)
 int64_t ig_digest_add(int64_t digest, int index, int64_t bytes);
 
-void ig_shape_record(int64_t send_bytes, int64_t expect_digest, int send_overlaps, ig_fallback reason,
-                     int64_t record[IG_RECORD_LEN]);
+void ig_shape_record(int64_t send_bytes, int64_t expect_digest, int send_overlaps, int scattered,
+                     ig_fallback reason, int64_t record[IG_RECORD_LEN]);
 
 /* The shape from every process's record, in merged order (group 0 first).
  * A disagreement is reported as IG_SIZES_TRUNCATE when *truncates is set

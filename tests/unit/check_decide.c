@@ -183,8 +183,9 @@ static int want_ring(const ig_settings *s)
 }
 
 /* The chain (src/algo_chain.c): byte segments of the model's size, at
- * least 64 KiB, only when no process's block is scattered in memory; whole
- * blocks (0) when the segment would be the whole block. */
+ * least 64 KiB, only when no process's block is scattered in memory and the
+ * blocks do not vary (MPI_Allgatherv); whole blocks (0) when the segment
+ * would be the whole block. */
 static ig_step want_chain(const ig_shape *sh, int sender, const ig_settings *s, double *cost)
 {
     ig_step st;
@@ -195,15 +196,16 @@ static ig_step want_chain(const ig_shape *sh, int sender, const ig_settings *s, 
     st.algorithm = IG_ALG_CHAIN;
     st.sender = sender;
     st.relay_bytes = sh->max_block[sender];
-    double seg = sh->scattered ? 0 : ig_chain_segment(p, q, block, 65536.0, m);
+    double seg = sh->scattered || sh->varying ? 0 : ig_chain_segment(p, q, block, 65536.0, m);
     seg = seg < INT_MAX ? seg : INT_MAX; /* one message: an int count */
     st.segment_bytes = seg >= block ? 0 : (uint64_t)seg;
     *cost = ig_cost_chain_half(p, q, k, (double)st.segment_bytes, m);
     return st;
 }
 
-/* The relay (src/algo_relay.c): byte pieces of contiguous blocks, two
- * pieces in flight at a sender, direct's window for a receiver's relays. */
+/* The relay (src/algo_relay.c): byte pieces of contiguous blocks, each cut
+ * by its own size (so MPI_Allgatherv's varying blocks too), two pieces in
+ * flight at a sender, direct's window for a receiver's relays. */
 static int relay_fits(const ig_shape *sh, int sender)
 {
     return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] <= (uint64_t)INT_MAX - 1;
@@ -216,7 +218,6 @@ static ig_step want_relay(const ig_shape *sh, int sender, const ig_settings *s, 
     int p = sh->n[sender], q = sh->n[1 - sender];
     st.algorithm = IG_ALG_RELAY;
     st.sender = sender;
-    st.relay_bytes = sh->max_block[sender];
     st.window = DIRECT_WINDOW;
     st.piece_window = 2;
     *cost = ig_cost_relay_half(p, q, (double)sh->total[sender] / p, want_model(sh, s));
@@ -417,9 +418,9 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
                 g->largest_sent[0], g->largest_sent[1], w->largest_sent[0], w->largest_sent[1], case_text(t));
         break;
     case IG_ALG_RELAY:
-        REQUIRE(g->relay_bytes == w->relay_bytes && g->window == w->window && g->piece_window == w->piece_window,
-                "step %d: relay block %" PRIu64 " windows %d %d, want %" PRIu64 " %d %d%s", i, g->relay_bytes,
-                g->window, g->piece_window, w->relay_bytes, w->window, w->piece_window, case_text(t));
+        REQUIRE(g->window == w->window && g->piece_window == w->piece_window,
+                "step %d: relay windows %d %d, want %d %d%s", i, g->window, g->piece_window, w->window,
+                w->piece_window, case_text(t));
         break;
     case IG_ALG_CHAIN:
         REQUIRE(g->relay_bytes == w->relay_bytes && g->segment_bytes == w->segment_bytes,
@@ -623,9 +624,12 @@ static void require_all_seen(long cases, unsigned long unreachable)
 
 /* ---- one shape: every setting, against spec and mirror ---------- */
 
-static void check_shape_all_settings(const ig_shape *sh, int allgatherv)
+static void check_shape_all_settings(const ig_shape *given, int allgatherv)
 {
-    ig_shape mirrored;
+    /* The agreement of an MPI_Allgatherv always marks its blocks varying
+     * (shape.h); an MPI_Allgather's never. */
+    ig_shape shape = *given, mirrored, *sh = &shape;
+    shape.varying = allgatherv;
     swap_groups(sh, &mirrored);
     for (int i = 0; i < n_settings; i++) {
         const ig_settings *s = &all_settings[i];
@@ -1112,7 +1116,6 @@ START_TEST(decide_examples)
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
     ck_assert_int_eq(c.steps[0].piece_window, 2);
     ck_assert_int_eq(c.steps[0].window, DIRECT_WINDOW);
-    ck_assert(c.steps[0].relay_bytes == MiB);
     /* ... but at 1 KiB its 92 messages at 1 us each cost more than
      * direct's one round of 12. */
     few = half_shape(4, 12, 2, 1024);
@@ -1139,6 +1142,28 @@ START_TEST(decide_examples)
     ig_decide(&few, 0, &s, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
     ck_assert_int_eq(c.steps[0].stage[1], IG_GROUP_STAGE_RING);
+    /* MPI_Allgatherv's blocks, which vary in size, are relayed where they
+     * are contiguous (each cut by its own size), also when one block is
+     * empty; scattered ones are not.  The fc family's broadcast is not in
+     * bytes for them, and the chain, forced, sends whole blocks. */
+    ig_shape varying = half_shape(4, 12, 2, 4 * MiB);
+    varying.varying = 1;
+    varying.total[0] = 10 * MiB; /* blocks of 4, 4, 2 and 0 MiB */
+    ig_decide(&varying, 1, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
+    varying.scattered = 1;
+    ig_decide(&varying, 1, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
+    ck_assert_int_eq(c.steps[0].bcast_in_bytes, 0);
+    varying.scattered = 0;
+    ig_settings forced_chain = s;
+    forced_chain.algorithm = IG_ALG_CHAIN;
+    ig_decide(&varying, 1, &forced_chain, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_CHAIN);
+    ck_assert_int_eq(c.steps[0].segment_bytes, 0);
+    varying.varying = 0;
+    ig_decide(&varying, 0, &forced_chain, &c);
+    ck_assert_int_gt(c.steps[0].segment_bytes, 0);
 
     /* The model of the node count: p = q = 24, 1 KiB blocks, fc wins within a
      * node (t_o dear against t_s) and direct between nodes... */

@@ -181,7 +181,7 @@ static void gather_records(const world *w, int64_t *records)
     for (int r = 0; r < w->n[0] + w->n[1]; r++) {
         const proc *p = &w->procs[r];
         int g = r >= w->n[0];
-        ig_shape_record(p->send, digest_of(p->expect, w->n[1 - g]), p->overlaps, p->reason,
+        ig_shape_record(p->send, digest_of(p->expect, w->n[1 - g]), p->overlaps, 0, p->reason,
                         records + (size_t)r * IG_RECORD_LEN);
     }
 }
@@ -227,6 +227,8 @@ static void check_records(const world *w)
         REQUIRE_FIELD(got.sizes, verdict, t ? "records verdict (truncates=1)" : "records verdict (truncates=0)",
                       CTX);
         REQUIRE_FIELD(got.reason, want.reason, "records reason", CTX);
+        REQUIRE_FIELD(got.varying, 1, "records varying", CTX);
+        REQUIRE_FIELD(got.scattered, 0, "records scattered", CTX);
         for (int g = 0; g < 2; g++) {
             REQUIRE_FIELD(got.n[g], want.n[g], "n", CTX);
             REQUIRE_FIELD(got.total[g], true_total[g], "total", CTX);
@@ -609,9 +611,30 @@ START_TEST(sparse_is_any_process)
     ck_assert_int_eq(guess.sparse, 0);
     int64_t records[4 * IG_RECORD_LEN];
     for (int r = 0; r < 4; r++)
-        ig_shape_record(8, 0, 0, IG_FALLBACK_NONE, records + r * IG_RECORD_LEN);
+        ig_shape_record(8, 0, 0, 0, IG_FALLBACK_NONE, records + r * IG_RECORD_LEN);
     ig_shape_from_records(records, 2, 2, 0, &guess);
     ck_assert_int_eq(guess.sparse, 0);
+}
+END_TEST
+
+/* MPI_Allgatherv: blocks are scattered when any one process, of either
+ * group, says its own are (the relay needs every block contiguous on every
+ * process); the shape always says the blocks may vary in size. */
+START_TEST(records_scattered_is_any_process)
+{
+    for (int who = -1; who < 5; who++) {
+        int64_t records[5 * IG_RECORD_LEN];
+        for (int r = 0; r < 5; r++)
+            ig_shape_record(r < 2 ? 8 + r : 0, 0, 0, r == who, IG_FALLBACK_NONE, records + r * IG_RECORD_LEN);
+        ig_shape sh;
+        ig_shape_from_records(records, 2, 3, 0, &sh);
+        ck_assert_int_eq(sh.scattered, who >= 0);
+        ck_assert_int_eq(sh.varying, 1);
+        ck_assert_int_eq(sh.max_block[0], 9);
+    }
+    /* MPI_Allgather's shape has one block size per group. */
+    ig_shape sh = uniform_of(2, 8, 8, 2, 8, 8);
+    ck_assert_int_eq(sh.varying, 0);
 }
 END_TEST
 
@@ -628,6 +651,7 @@ int main(void)
     tcase_add_test(tc, sparse_is_any_process);
     tcase_add_test(tc, uniform_exhaustive);
     tcase_add_test(tc, records_exhaustive);
+    tcase_add_test(tc, records_scattered_is_any_process);
     tcase_add_test(tc, uniform_random);
     tcase_add_test(tc, records_random);
     suite_add_tcase(s, tc);

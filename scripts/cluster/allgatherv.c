@@ -1,0 +1,174 @@
+/*
+ * Half-duplex MPI_Allgatherv with blocks of different sizes on one
+ * inter-communicator, timed on the emulated cluster against Open MPI's
+ * non-blocking PMPI_Iallgatherv + PMPI_Wait making the same calls
+ * (scripts/cluster/allgatherv.sh runs it; not part of the library).  What
+ * it shows: what intergather's MPI_Allgatherv gains where the decision
+ * relays its blocks (src/algo_relay.c), against what it ran before (the
+ * fully connected family, forced with INTERGATHER_ALGORITHM=fc).
+ *
+ *   allgatherv P LARGEST[,LARGEST...] ROUNDS WARMUP
+ *
+ * World ranks 0..P-1 form the low group, which sends; the rest receive.
+ * Low process i sends LARGEST (P - i) / P bytes (4 senders: 1, 3/4, 1/2
+ * and 1/4 of LARGEST); receivers place the blocks in reverse order, 64
+ * bytes apart.  Each round runs both variants, in the order A B B A over
+ * pairs of rounds:
+ *   library     MPI_Allgatherv (the program runs under LD_PRELOAD)
+ *   iallgatherv PMPI_Iallgatherv + PMPI_Wait (Open MPI's linear exchange)
+ * Each call comes after a barrier; its time is the slowest process's own
+ * time (exit minus entry, CLOCK_MONOTONIC).  Every received byte and the
+ * gaps between blocks are checked.  The first WARMUP rounds are not
+ * reported.  Output (world rank 0, stdout): variant,largest,round,seconds.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <mpi.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define GAP 64
+#define GAP_BYTE 0xa5
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static unsigned char byte_of(int sender, size_t i) { return (unsigned char)(sender * 31 + i * 7 + 1); }
+
+typedef struct {
+    MPI_Comm inter;
+    int low, lrank, p, q;
+    int *counts, *displs; /* receivers: the low group's blocks */
+    size_t span;          /* receivers: bytes the layout spans */
+    unsigned char *sbuf, *rbuf;
+} ctx;
+
+static int block_of(int sender, int p, size_t largest)
+{
+    return (int)(largest * (size_t)(p - sender) / (size_t)p);
+}
+
+/* Blocks in reverse order, GAP bytes apart (and before the first). */
+static void lay_out(ctx *c, size_t largest)
+{
+    size_t at = GAP;
+    for (int s = c->p - 1; s >= 0; s--) {
+        c->counts[s] = block_of(s, c->p, largest);
+        c->displs[s] = (int)at;
+        at += (size_t)c->counts[s] + GAP;
+    }
+    c->span = at;
+}
+
+static void check(const ctx *c, const char *what)
+{
+    size_t at = 0;
+    for (int s = c->p - 1; s >= 0; s--) {
+        for (; at < (size_t)c->displs[s]; at++)
+            if (c->rbuf[at] != GAP_BYTE) {
+                fprintf(stderr, "allgatherv: %s: gap byte %zu written\n", what, at);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+        for (size_t i = 0; i < (size_t)c->counts[s]; i++, at++)
+            if (c->rbuf[at] != byte_of(s, i)) {
+                fprintf(stderr, "allgatherv: %s: block of sender %d, byte %zu wrong\n", what, s, i);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+    }
+}
+
+/* One call of `variant` (0 library, 1 iallgatherv); returns the slowest
+ * process's own time. */
+static double timed_call(ctx *c, int variant, size_t largest)
+{
+    int scount = 0;
+    if (c->low) {
+        scount = block_of(c->lrank, c->p, largest);
+        for (int i = 0; i < scount; i++)
+            c->sbuf[i] = byte_of(c->lrank, (size_t)i);
+    } else {
+        lay_out(c, largest);
+        memset(c->rbuf, GAP_BYTE, c->span);
+    }
+    PMPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    int rc;
+    if (variant == 0) {
+        rc = MPI_Allgatherv(c->sbuf, scount, MPI_BYTE, c->rbuf, c->counts, c->displs, MPI_BYTE, c->inter);
+    } else {
+        MPI_Request req;
+        rc = PMPI_Iallgatherv(c->sbuf, scount, MPI_BYTE, c->rbuf, c->counts, c->displs, MPI_BYTE, c->inter, &req);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    double mine = now() - t0, slowest;
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "allgatherv: a call failed (%d)\n", rc);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (!c->low)
+        check(c, variant == 0 ? "library" : "iallgatherv");
+    PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return slowest;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    if (argc < 5) {
+        fprintf(stderr, "usage: allgatherv P LARGEST[,LARGEST...] ROUNDS WARMUP\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    int rank, size, rounds = atoi(argv[3]), warmup = atoi(argv[4]);
+    ctx c;
+    c.p = atoi(argv[1]);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    c.q = size - c.p;
+    size_t most = 0;
+    for (char *s = argv[2]; *s != '\0';) {
+        size_t v = (size_t)strtoul(s, &s, 10);
+        most = v > most ? v : most;
+        s += *s == ',';
+    }
+    MPI_Comm local;
+    c.low = rank < c.p;
+    MPI_Comm_split(MPI_COMM_WORLD, c.low, rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, c.low ? c.p : 0, 7, &c.inter);
+    MPI_Comm_rank(c.inter, &c.lrank);
+    c.counts = calloc((size_t)c.p, sizeof(int));
+    c.displs = calloc((size_t)c.p, sizeof(int));
+    c.sbuf = malloc(most + 1);
+    c.rbuf = malloc((most + GAP) * (size_t)c.p + GAP);
+    if (c.counts == NULL || c.displs == NULL || c.sbuf == NULL || c.rbuf == NULL)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    if (rank == 0)
+        printf("variant,largest,round,seconds\n");
+    for (char *s = argv[2]; *s != '\0';) {
+        size_t largest = (size_t)strtoul(s, &s, 10);
+        s += *s == ',';
+        for (int r = 0; r < warmup + rounds; r++)
+            for (int k = 0; k < 2; k++) {
+                int variant = (r % 2 == 0) ? k : 1 - k; /* A B, B A */
+                double t = timed_call(&c, variant, largest);
+                if (rank == 0 && r >= warmup)
+                    printf("%s,%zu,%d,%.9f\n", variant == 0 ? "library" : "iallgatherv", largest, r - warmup, t);
+            }
+        if (rank == 0)
+            fflush(stdout);
+    }
+    free(c.counts);
+    free(c.displs);
+    free(c.sbuf);
+    free(c.rbuf);
+    MPI_Comm_free(&c.inter);
+    MPI_Comm_free(&local);
+    MPI_Finalize();
+    return 0;
+}
