@@ -4,7 +4,7 @@
  * view (a dozen integers) sent straight to every other process on the
  * communicator's private merged communicator when they are at most
  * IG_AGREE_MAX_LINEAR in all, otherwise one allreduce of it;
- * MPI_Allgatherv: one allgather of four integers per process (which also
+ * MPI_Allgatherv: one allgather of five integers per process (which also
  * gives every process every block size).  Only when that exchange shows
  * that the groups' sizes disagree (an erroneous program) does a second
  * allreduce settle, jointly, whether some receive would be truncated.

@@ -44,7 +44,7 @@ static unsigned char byte_of(int sender, size_t i) { return (unsigned char)(send
 typedef struct {
     MPI_Comm inter;
     int low, lrank, p, q;
-    int *counts, *displs; /* receivers: the low group's blocks */
+    int *counts, *displs; /* the remote group's blocks: the low group's, or none (senders) */
     size_t span;          /* receivers: bytes the layout spans */
     unsigned char *sbuf, *rbuf;
 } ctx;
@@ -142,8 +142,10 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, c.low, rank, &local);
     MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, c.low ? c.p : 0, 7, &c.inter);
     MPI_Comm_rank(c.inter, &c.lrank);
-    c.counts = calloc((size_t)c.p, sizeof(int));
-    c.displs = calloc((size_t)c.p, sizeof(int));
+    /* Senders expect nothing from each of the q receivers: counts of 0. */
+    int nremote = c.low ? c.q : c.p;
+    c.counts = calloc((size_t)nremote, sizeof(int));
+    c.displs = calloc((size_t)nremote, sizeof(int));
     c.sbuf = malloc(most + 1);
     c.rbuf = malloc((most + GAP) * (size_t)c.p + GAP);
     if (c.counts == NULL || c.displs == NULL || c.sbuf == NULL || c.rbuf == NULL)

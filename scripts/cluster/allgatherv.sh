@@ -8,8 +8,9 @@
 #
 #   sudo scripts/cluster/allgatherv.sh [P Q LARGEST ROUNDS]   (default 4 12 262144,1048576,4194304 6)
 #
-# Environment: LIB (the library to preload, default this build's
-# src/.libs/libintergather.so), WARMUP (rounds not reported, default 1),
+# Environment: SETTINGS (default "default fc": `default`, or an algorithm
+# name for INTERGATHER_ALGORITHM), LIB (the library to preload, default this
+# build's src/.libs/libintergather.so), WARMUP (rounds not reported, default 1),
 # OUT (default /tmp/igc-allgatherv: one CSV per setting, stderr, report.txt),
 # RATE as run.sh.
 set -uo pipefail
@@ -17,13 +18,14 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 p=${1:-4} q=${2:-12} sizes=${3:-262144,1048576,4194304} rounds=${4:-6}
 warmup=${WARMUP:-1} # read before run.sh, which has a WARMUP of its own
+SETTINGS=${SETTINGS:-"default fc"}
 LIB=${LIB:-$top/src/.libs/libintergather.so}
 OUT=${OUT:-/tmp/igc-allgatherv}
 mkdir -p "$OUT"
 mpicc -std=c11 -O2 -Wall -Wextra "$here/allgatherv.c" -o "$OUT/allgatherv" || exit 1
 IGC_LIB=1 source "$here/run.sh"
 start_cluster $((p + q)) || exit 1
-for setting in default fc; do
+for setting in $SETTINGS; do
     env_opt=()
     [ "$setting" = default ] || env_opt=(-x INTERGATHER_ALGORITHM="$setting")
     cluster_mpirun $((p + q)) -x LD_PRELOAD="$LIB" -x INTERGATHER_VERBOSE=2 "${env_opt[@]}" -- \
@@ -33,18 +35,19 @@ done
 {
     echo "allgatherv: p=$p q=$q, half duplex, largest blocks $sizes bytes (sender i sends largest (p - i) / p),"
     echo "$rounds rounds after $warmup, library $LIB, links at $RATE Mbit/s"
-    for setting in default fc; do
+    for setting in $SETTINGS; do
         # What the library served, summed over the processes (its summaries).
         grep 'intergather: summary (world rank' "$OUT/stderr-$setting.txt" |
             grep -o 'alg-[a-z-]*=[0-9]*' |
             awk -F= -v s="$setting" '{ t[$1] += $2 } END { printf "%s: served", s; for (a in t) if (t[a]) printf " %s=%d", a, t[a]; print "" }'
     done
-    /usr/bin/python3 - "$OUT" "$p" "$RATE" <<'PY'
+    # shellcheck disable=SC2086 # one argument per setting
+    /usr/bin/python3 - "$OUT" "$p" "$RATE" $SETTINGS <<'PY'
 import csv, statistics, sys
-out, p, rate = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+out, p, rate, settings = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4:]
 print("| largest | setting | intergather ms | MPI_Iallgatherv ms | paired intergather/iallgatherv | % of bound |")
 print("|---|---|---|---|---|---|")
-for setting in ("default", "fc"):
+for setting in settings:
     t = {}
     for row in csv.DictReader(open(f"{out}/{setting}.csv")):
         t.setdefault((int(row["largest"]), row["variant"]), {})[int(row["round"])] = float(row["seconds"])
