@@ -2,7 +2,7 @@
 # Memory checks of the shim in real MPI jobs:
 #  1. AddressSanitizer: the library instrumented with -fsanitize=address,
 #     preloaded after libasan, runs the allgather and allgatherv matrices
-#     (both topologies, and the relay forced: by default it runs between
+#     (both topologies, and the relay forced on both: by default it runs between
 #     nodes only), the communicator churn and the fallbacks, a forced chain
 #     that grows its pair's room, the join plan, the opening round (also
 #     with blocks sent in pieces) and random calls (the soak program); any
@@ -10,7 +10,7 @@
 #     unloads its components at finalize, after which LeakSanitizer cannot
 #     tell whose allocation a leak was and blames whatever module it finds.
 #  2. valgrind memcheck on small jobs (both topologies, allgather and
-#     allgatherv, the relay forced): no invalid access, no use of uninitialised values and no
+#     allgatherv, the relay forced on both): no invalid access, no use of uninitialised values and no
 #     definite or indirect leak with intergather's code on the stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +69,7 @@ asan_run 7 "$top/tests/mpi/opening" 3 hard
 INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct asan_run 5 "$top/tests/mpi/opening" 2 pieces
 # The relay runs by default between nodes only: forced here.
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 1000
+INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgatherv_matrix" 2 1000
 # Types decoded constructor by constructor (src/type_order.c).
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/type_order" 2+3,3+2 3
 # Erroneous calls that truncate: blocks received whole, then copied in place.
@@ -118,6 +119,7 @@ INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$
 vg_run "opening round" 4 "$top/tests/mpi/opening" 2 hard
 INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct vg_run "opening in pieces" 4 "$top/tests/mpi/opening" 2 pieces
 INTERGATHER_ALGORITHM=relay vg_run "relay" 4 "$top/tests/mpi/allgather_matrix" 1 1000
+INTERGATHER_ALGORITHM=relay vg_run "relay, allgatherv" 4 "$top/tests/mpi/allgatherv_matrix" 1 500
 INTERGATHER_ALGORITHM=relay vg_run "type order" 4 "$top/tests/mpi/type_order" 1+3,3+1 3
 vg_run "truncation" 4 "$top/tests/mpi/truncate" 3 16 full
 INTERGATHER_ALGORITHM=chain vg_run "chain, room grown" 5 "$top/tests/mpi/nomem" 2 100000 h
