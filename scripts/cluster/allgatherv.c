@@ -22,22 +22,13 @@
  * reported.  Output (world rank 0, stdout): variant,largest,round,seconds.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <mpi.h>
+#include "timed_calls.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define GAP 64
 #define GAP_BYTE 0xa5
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static unsigned char byte_of(int sender, size_t i) { return (unsigned char)(sender * 31 + i * 7 + 1); }
 
@@ -97,7 +88,7 @@ static double timed_call(ctx *c, int variant, size_t largest)
         memset(c->rbuf, GAP_BYTE, c->span);
     }
     PMPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = igc_now();
     int rc;
     if (variant == 0) {
         rc = MPI_Allgatherv(c->sbuf, scount, MPI_BYTE, c->rbuf, c->counts, c->displs, MPI_BYTE, c->inter);
@@ -107,14 +98,9 @@ static double timed_call(ctx *c, int variant, size_t largest)
         if (rc == MPI_SUCCESS)
             rc = PMPI_Wait(&req, MPI_STATUS_IGNORE);
     }
-    double mine = now() - t0, slowest;
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "allgatherv: a call failed (%d)\n", rc);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    double slowest = igc_slowest("allgatherv", rc, igc_now() - t0);
     if (!c->low)
         check(c, variant == 0 ? "library" : "iallgatherv");
-    PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return slowest;
 }
 
@@ -138,9 +124,7 @@ int main(int argc, char **argv)
         s += *s == ',';
     }
     MPI_Comm local;
-    c.low = rank < c.p;
-    MPI_Comm_split(MPI_COMM_WORLD, c.low, rank, &local);
-    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, c.low ? c.p : 0, 7, &c.inter);
+    c.low = igc_intercomm(c.p, &local, &c.inter);
     MPI_Comm_rank(c.inter, &c.lrank);
     /* Senders expect nothing from each of the q receivers: counts of 0. */
     int nremote = c.low ? c.q : c.p;

@@ -21,10 +21,8 @@ warmup=${WARMUP:-1} # read before run.sh, which has a WARMUP of its own
 SETTINGS=${SETTINGS:-"default fc"}
 LIB=${LIB:-$top/src/.libs/libintergather.so}
 OUT=${OUT:-/tmp/igc-allgatherv}
-mkdir -p "$OUT"
-mpicc -std=c11 -O2 -Wall -Wextra "$here/allgatherv.c" -o "$OUT/allgatherv" || exit 1
 IGC_LIB=1 source "$here/run.sh"
-start_cluster $((p + q)) || exit 1
+program_cluster allgatherv $((p + q)) || exit 1
 for setting in $SETTINGS; do
     env_opt=()
     [ "$setting" = default ] || env_opt=(-x INTERGATHER_ALGORITHM="$setting")

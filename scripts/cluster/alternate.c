@@ -23,19 +23,10 @@
  * Output (world rank 0, stdout): variant,round,call,seconds.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <mpi.h>
+#include "timed_calls.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static unsigned char byte_of(int low, int sender, size_t i) { return (unsigned char)(low * 131 + sender * 31 + i * 7); }
 
@@ -68,7 +59,7 @@ static double timed_call(const ctx *c, int variant, size_t sends, size_t expects
 {
     fill(c, sends > expects ? sends : expects);
     PMPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = igc_now();
     int rc;
     if (variant == 0) {
         rc = MPI_Allgather(c->sbuf, (int)sends, MPI_BYTE, c->rbuf, (int)expects, MPI_BYTE, c->inter);
@@ -78,13 +69,8 @@ static double timed_call(const ctx *c, int variant, size_t sends, size_t expects
         if (rc == MPI_SUCCESS)
             rc = PMPI_Wait(&req, MPI_STATUS_IGNORE);
     }
-    double mine = now() - t0, slowest;
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "alternate: a call failed (%d)\n", rc);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    double slowest = igc_slowest("alternate", rc, igc_now() - t0);
     check(c, expects, variant == 0 ? "library" : "iallgather");
-    PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return slowest;
 }
 
@@ -100,9 +86,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     ctx c;
     MPI_Comm local;
-    c.low = rank < p;
-    MPI_Comm_split(MPI_COMM_WORLD, c.low, rank, &local);
-    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, c.low ? p : 0, 7, &c.inter);
+    c.low = igc_intercomm(p, &local, &c.inter);
     MPI_Comm_rank(c.inter, &c.lrank);
     MPI_Comm_remote_size(c.inter, &c.nremote);
     size_t most = small > large ? small : large;

@@ -20,10 +20,8 @@ p=${1:-4} q=${2:-12} small=${3:-4096} large=${4:-262144} rounds=${5:-40}
 warmup=${WARMUP:-6} # read before run.sh, which has a WARMUP of its own
 LIB=${LIB:-$top/src/.libs/libintergather.so}
 OUT=${OUT:-/tmp/igc-alternate}
-mkdir -p "$OUT"
-mpicc -std=c11 -O2 -Wall -Wextra "$here/alternate.c" -o "$OUT/alternate" || exit 1
 IGC_LIB=1 source "$here/run.sh"
-start_cluster $((p + q)) || exit 1
+program_cluster alternate $((p + q)) || exit 1
 cluster_mpirun $((p + q)) -x LD_PRELOAD="$LIB" -x INTERGATHER_VERBOSE=2 -- \
     "$OUT/alternate" "$p" "$small" "$large" "$rounds" "$warmup" >"$OUT/alternate.csv" 2>"$OUT/stderr.txt" ||
     { cat "$OUT/stderr.txt" >&2; exit 1; }

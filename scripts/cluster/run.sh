@@ -243,6 +243,13 @@ cluster_mpirun() {
         --mca mpi_yield_when_idle 1 "$@"
 }
 
+# program_cluster NAME NP: build scripts/cluster/NAME.c into $OUT/NAME and
+# start a cluster of NP nodes (the call-timing scripts: alternate.sh,
+# allgatherv.sh).
+program_cluster() {
+    mkdir -p "$OUT" && mpicc -std=c11 -O2 -Wall -Wextra "$here/$1.c" -o "$OUT/$1" && start_cluster "$2"
+}
+
 # --- link check ---------------------------------------------------------------
 check_links() {
     : "${LINKS_CSV:=cluster-links.csv}"
