@@ -99,10 +99,19 @@ static double posted_at_once(double host, double link, double k_tw, const ig_cos
     return max2(host, link) + min2(c->to, k_tw);
 }
 
-double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c)
+double ig_cost_direct_half_blocks(int p, int q, double k, double k_max, const ig_cost_params *c)
 {
     int most = p > q ? p : q; /* a sender sends q blocks, a receiver receives p */
-    return c->ts + posted_at_once(most * c->to, most * k * c->tw, k * c->tw, c);
+    /* Within a node a receiver copies what it takes (the kernel's single
+     * copy, or from shared buffers): its p blocks pace the call whatever
+     * their sizes. */
+    double link = (c->copies_on_host ? most * k : max2(q * k_max, p * k)) * c->tw;
+    return c->ts + posted_at_once(most * c->to, link, k_max * c->tw, c);
+}
+
+double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c)
+{
+    return ig_cost_direct_half_blocks(p, q, k, k, c);
 }
 
 /* A process of group A sends its block to each of the n_b processes of B

@@ -37,6 +37,16 @@ extern const ig_cost_params ig_cost_shared_memory;
  * max(p, q) max(t_o, k t_w) + min(t_o, k t_w), within a node they add up,
  * max(p, q) (t_o + k t_w). */
 double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c);
+/* The same with blocks of different sizes (MPI_Allgatherv), k their
+ * average and k_max the largest: over a network the largest block's sender
+ * sends it q times (q k_max on its link) while each receiver takes p k, so
+ * the busier of the two links paces the call (within a node, where
+ * receivers copy, max(p, q) k as above); with equal blocks, the function
+ * above.
+ * Measured on the emulated cluster at 8+8 with blocks of 1/8 to 8/8 of the
+ * largest: direct reached 95 % of the largest sender's link and 54 % of
+ * the receivers' (docs/performance.md, thirty-seventh session). */
+double ig_cost_direct_half_blocks(int p, int q, double k, double k_max, const ig_cost_params *c);
 /* Full duplex, the same in both directions at once. */
 double ig_cost_direct_full(int na, double ka, int nb, double kb, const ig_cost_params *c);
 /* Half duplex, pipelined chain (algo_chain.c) with segments of `seg` bytes

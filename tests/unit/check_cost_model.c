@@ -124,6 +124,34 @@ START_TEST(direct_half_hand_values)
 }
 END_TEST
 
+/* Blocks of different sizes, average k and largest k_max: over a network
+ * the busier of the largest sender's link (q k_max) and a receiver's (p k)
+ * paces the call; within a node max(p, q) k as for equal blocks; equal
+ * blocks give ig_cost_direct_half. */
+START_TEST(direct_half_blocks_hand_values)
+{
+    const ig_cost_params bytes = { .ts = 0, .tw = 1, .to = 0 };
+    ck_assert_double_eq(ig_cost_direct_half_blocks(8, 8, 4.5, 8, &bytes), 64);  /* the sender: 8 x 8 */
+    ck_assert_double_eq(ig_cost_direct_half_blocks(12, 4, 6.5, 12, &bytes), 78); /* the receivers: 12 x 6.5 */
+    ck_assert_double_eq(ig_cost_direct_half_blocks(4, 12, 2.5, 4, &bytes), 48); /* the sender: 12 x 4 */
+    const ig_cost_params all = { .ts = 1, .tw = 0.5, .to = 2 };
+    /* t_s + max(8 t_o, 64 t_w) + min(t_o, k_max t_w) */
+    ck_assert_double_eq(ig_cost_direct_half_blocks(8, 8, 4.5, 8, &all), 1 + 32 + 2);
+    const ig_cost_params host = { .ts = 1, .tw = 0.5, .to = 2, .copies_on_host = 1 };
+    ck_assert_double_eq(ig_cost_direct_half_blocks(8, 8, 4.5, 8, &host), 1 + 8 * 2 + 8 * 4.5 * 0.5);
+    for (int p = 1; p <= 16; p++)
+        for (int q = 1; q <= 16; q++)
+            for (double k = 0.5; k < 64; k *= 2) {
+                REQUIRE(ig_cost_direct_half_blocks(p, q, k, k, &all) == ig_cost_direct_half(p, q, k, &all),
+                        "p=%d q=%d k=%g", p, q, k);
+                REQUIRE(ig_cost_direct_half_blocks(p, q, k, k, &host) == ig_cost_direct_half(p, q, k, &host),
+                        "p=%d q=%d k=%g", p, q, k);
+                REQUIRE(ig_cost_direct_half_blocks(p, q, k, 4 * k, &all) >= ig_cost_direct_half(p, q, k, &all),
+                        "p=%d q=%d k=%g", p, q, k);
+            }
+}
+END_TEST
+
 /* Both ways at once: each process sends n_remote blocks and receives
  * n_remote (2 n_remote messages), links carry both directions, so the
  * bytes are n_remote times the larger block; the busier group decides. */
@@ -317,6 +345,7 @@ int main(void)
     tcase_add_test(tc, cost_model_matches_hand_values);
     tcase_add_test(tc, fit_recovers_parameters);
     tcase_add_test(tc, direct_half_hand_values);
+    tcase_add_test(tc, direct_half_blocks_hand_values);
     tcase_add_test(tc, direct_full_hand_values);
     tcase_add_test(tc, spread_half_hand_values);
     tcase_add_test(tc, relay_half_hand_values);

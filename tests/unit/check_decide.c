@@ -11,8 +11,10 @@
  * swapped, which must be its mirror image: both groups decide on their
  * own, and must agree.
  *
- * The specification, for sender g, p = n[g], q = n[1-g], k = total[g] / p
- * and the model m of the node count:
+ * The specification, for sender g, p = n[g], q = n[1-g], k = total[g] / p,
+ * the largest block max_block[g] (direct's cost takes both: cost_model.h;
+ * over a network the fc family is costed at the largest block, the relay
+ * at k) and the model m of the node count:
  *   half duplex: ring (topology ring with algorithm auto, or forced ring);
  *     forced direct: direct; forced chain: chain; forced relay: relay
  *     where no block is scattered and a piece (max_block / q) fits an int;
@@ -243,7 +245,7 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
     }
     if (s->algorithm == IG_ALG_DIRECT) {
         st.algorithm = IG_ALG_DIRECT;
-        *cost = ig_cost_direct_half(p, q, k, m);
+        *cost = ig_cost_direct_half_blocks(p, q, k, (double)sh->max_block[sender], m);
         return st;
     }
     double chain_cost;
@@ -255,17 +257,20 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
     if (s->algorithm == IG_ALG_RELAY && relay_fits(sh, sender))
         return want_relay(sh, sender, s, cost);
     int join_allowed = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
+    /* Over a network the fc family is costed at the largest block (it moves
+     * blocks in rounds), within a node at the average. */
+    double k_rounds = m->copies_on_host ? k : (double)sh->max_block[sender];
     if (p <= q || join_allowed) {
         st.algorithm = IG_ALG_FC;
         st.stage[1] = want_stage(s->group_stage, sh->total[sender], p);
-        *cost = ig_cost_fc_half(p, q, k, m);
+        *cost = ig_cost_fc_half(p, q, k_rounds, m);
     } else {
         st.algorithm = IG_ALG_SPREAD;
         st.stage[1] = want_stage(s->group_stage, sh->total[sender], q);
-        *cost = ig_cost_spread_half(p, q, k, m);
+        *cost = ig_cost_spread_half(p, q, k_rounds, m);
     }
     if (s->algorithm == IG_ALGORITHM_AUTO) {
-        double direct = ig_cost_direct_half(p, q, k, m);
+        double direct = ig_cost_direct_half_blocks(p, q, k, (double)sh->max_block[sender], m);
         /* The chain only when forced (measured slower than fc; src/decide.c). */
         /* Ties up to rounding go to direct (src/decide.c, no_dearer). */
         if ((sh->nodes <= 1 || p * q <= 4096) && direct <= *cost + *cost * 1e-9) {
@@ -1156,6 +1161,24 @@ START_TEST(decide_examples)
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
     ck_assert_int_eq(c.steps[0].bcast_in_bytes, 0);
     varying.scattered = 0;
+    /* 8+8 between nodes, blocks of 1/8 to 8/8 of 4 MiB: direct's largest
+     * sender sends 8 x 4 MiB where each receiver takes 4.5 x 4 MiB, the
+     * relay about 4.6 x 4 MiB: the relay.  Blocks all of the average size:
+     * direct.  Within a node, where receivers copy: as for equal blocks. */
+    ig_shape uneven = half_shape(8, 8, 2, 4 * MiB);
+    uneven.varying = 1;
+    uneven.total[0] = 36 * MiB / 2; /* (8 + 7 + ... + 1) / 8 x 4 MiB */
+    ig_decide(&uneven, 1, &measured, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
+    ig_shape even = half_shape(8, 8, 2, 36 * MiB / 16);
+    ig_decide(&even, 0, &measured, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_DIRECT);
+    uneven.nodes = 1;
+    even.nodes = 1;
+    ig_choice within_even;
+    ig_decide(&uneven, 1, &s, &c);
+    ig_decide(&even, 1, &s, &within_even);
+    ck_assert_int_eq(c.steps[0].algorithm, within_even.steps[0].algorithm);
     ig_settings forced_chain = s;
     forced_chain.algorithm = IG_ALG_CHAIN;
     ig_decide(&varying, 1, &forced_chain, &c);
