@@ -214,6 +214,8 @@ static ig_step fc_family_step(const ig_shape *sh, int sender, int allgatherv, co
     int join = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
     ig_step st = step_of(p > q && !join ? IG_ALG_SPREAD : IG_ALG_FC, sender, sh, s);
     st.stage[1] = call_stage_for(s, sh, per_member(sh->total[sender], st.algorithm == IG_ALG_SPREAD ? q : p));
+    /* In bytes only where every block is contiguous (algo_fc.c); never for
+     * MPI_Allgatherv, as before its blocks could be contiguous (shape.h). */
     st.bcast_in_bytes = !sh->scattered && !sh->varying && sh->max_block[sender] <= INT_MAX;
     return st;
 }

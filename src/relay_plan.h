@@ -2,13 +2,14 @@
  * The relay algorithm's plan (pure, no MPI; algo_relay.c runs it): who
  * sends which piece of which block to whom, and in which order.
  *
- * Senders 0..p-1 each hold one block of K bytes; receivers 0..q-1.  Every
- * block is cut into q byte ranges ("pieces"); piece j of every block goes
- * from its sender to receiver j, its owner, who relays it to the other
- * q - 1 receivers.  Each receiver's link then takes exactly p K bytes (p
- * pieces from the senders, (q - 1) p from the other owners), each sender's
- * K, each owner's about p K (q - 1) / q: the receiver-link bound p K t_w in
- * two hops, for any p and q.
+ * Senders 0..p-1 each hold one block (of K bytes with MPI_Allgather; of
+ * its own size with MPI_Allgatherv); receivers 0..q-1.  Every block is cut
+ * into q byte ranges ("pieces") by its own size; piece j of every block
+ * goes from its sender to receiver j, its owner, who relays it to the
+ * other q - 1 receivers.  Each receiver's link then takes exactly the sum
+ * of the blocks, p K (p pieces from the senders, (q - 1) p from the other
+ * owners), each sender's its block, each owner's about p K (q - 1) / q:
+ * the receiver-link bound p K t_w in two hops, for any p and q.
  *
  * Overlap: sender i sends its pieces one after another, starting at owner
  * floor(i q / p) and walking round, so that owners get their first piece

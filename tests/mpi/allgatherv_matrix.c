@@ -10,10 +10,17 @@
  * senders whose send types differ in size too (which native Open MPI 4.1
  * gets wrong: run_mixed_units); and an MPI_Allgather whose receivers'
  * types differ in extent.
- * usage: allgatherv_matrix SPLITS [SCALE [units|same-send-units]]
+ * usage: allgatherv_matrix SPLITS [SCALE [units|same-send-units|layouts]]
  *   SPLITS    "P+Q,P+Q,..." or LEFT, as allgather_matrix
  *   SCALE     the largest case's scale (default 50000)
  *   units     only the cases of receive types that differ in size
+ *   layouts   the counts and displacements of the main cases with two more
+ *             types instead: a double 8 bytes past its element's start
+ *             (contiguous, data from true_lb 8) and an int resized to an
+ *             extent of 8 (contiguous in a block of one, not of more; sent
+ *             as MPI_INT), where the byte-range algorithms (the relay)
+ *             must start at the data and must not take a receive block of
+ *             several for contiguous
  *   same-send-units  every sender sends MPI_INT in those cases (for runs
  *             in which the calls go to native Open MPI 4.1, which gets
  *             senders whose types differ in size wrong: run_mixed_units)
@@ -27,7 +34,7 @@
 typedef struct {
     MPI_Comm inter;
     const char *split;
-    int is_left, local_size, remote_size, local_rank, scale, units_only, same_send_units;
+    int is_left, local_size, remote_size, local_rank, scale, units_only, same_send_units, layouts;
     long moved, full, empty, allgathers; /* allgathers: MPI_Allgather calls among the moved */
 } ctx;
 
@@ -70,32 +77,46 @@ static void count_call(ctx *c, int left_scale, int right_scale)
     c->empty += !left_sends && !right_sends;
 }
 
-static void run_case(ctx *c, int type_id, int left_scale, int right_scale)
+/* One call: blocks sent as `stype`, received as `type` (the same
+ * signature, named `name`; `seed` varies the data). */
+static void run_case_of(ctx *c, MPI_Datatype stype, MPI_Datatype type, const char *name, int seed, int left_scale,
+                        int right_scale)
 {
-    MPI_Datatype type = test_type(type_id);
     int my_scale = c->is_left ? left_scale : right_scale, remote_scale = c->is_left ? right_scale : left_scale;
     int scount = my_scale > 0 ? count_of(c->local_rank, my_scale) : 0;
     int *counts = calloc((size_t)c->remote_size, sizeof(int)), *displs = calloc((size_t)c->remote_size, sizeof(int));
     int span = 0;
     if (remote_scale > 0)
         span = layout(c->remote_size, remote_scale, counts, displs);
-    size_t sspan = test_span(type, scount), rspan = test_span(type, span) + 64;
+    size_t sspan = test_span(stype, scount), rspan = test_span(type, span) + 64;
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     test_buffers b;
-    test_buffers_open(&b, sspan, rspan, (unsigned)(wrank * 977 + scount + type_id));
-    if (PMPI_Allgatherv(b.sbuf, scount, type, b.expected, counts, displs, type, c->inter) != MPI_SUCCESS)
+    test_buffers_open(&b, sspan, rspan, (unsigned)(wrank * 977 + scount + seed));
+    if (PMPI_Allgatherv(b.sbuf, scount, stype, b.expected, counts, displs, type, c->inter) != MPI_SUCCESS)
         TEST_FAIL("native PMPI_Allgatherv failed");
-    if (MPI_Allgatherv(b.sbuf, scount, type, b.got, counts, displs, type, c->inter) != MPI_SUCCESS)
+    if (MPI_Allgatherv(b.sbuf, scount, stype, b.got, counts, displs, type, c->inter) != MPI_SUCCESS)
         TEST_FAIL("MPI_Allgatherv failed");
     char what[160];
     snprintf(what, sizeof what, "%s: allgatherv left scale %d right scale %d %s", c->split, left_scale, right_scale,
-             test_type_name(type_id));
+             name);
     test_buffers_check(&b, what);
     test_buffers_close(&b);
     count_call(c, left_scale, right_scale);
     free(counts);
     free(displs);
+}
+
+/* Every scale pair of the main cases with one send and one receive type. */
+static void run_scales(ctx *c, MPI_Datatype stype, MPI_Datatype type, const char *name, int seed)
+{
+    const int scales[] = { 1, 7, c->scale };
+    for (int k = 0; k < 3; k++) {
+        run_case_of(c, stype, type, name, seed, scales[k], 0);
+        run_case_of(c, stype, type, name, seed, 0, scales[k]);
+        run_case_of(c, stype, type, name, seed, scales[k], scales[(k + 1) % 3]);
+    }
+    run_case_of(c, stype, type, name, seed, 0, 0);
 }
 
 /* Receivers whose receive types differ in size: a process of local rank r
@@ -197,16 +218,21 @@ static void run_split(MPI_Comm inter, int is_left, const char *split, void *arg)
     MPI_Comm_size(inter, &c->local_size);
     MPI_Comm_remote_size(inter, &c->remote_size);
     MPI_Comm_rank(inter, &c->local_rank);
-    const int types[] = { TEST_INT, TEST_STRUCT_LB };
-    const int scales[] = { 1, 7, c->scale };
-    for (int t = 0; t < 2 && !c->units_only; t++) {
-        for (int k = 0; k < 3; k++) {
-            run_case(c, types[t], scales[k], 0);
-            run_case(c, types[t], 0, scales[k]);
-            run_case(c, types[t], scales[k], scales[(k + 1) % 3]);
-        }
-        run_case(c, types[t], 0, 0);
+    if (c->layouts) {
+        MPI_Datatype spaced;
+        MPI_Type_create_resized(MPI_INT, 0, 8, &spaced);
+        MPI_Type_commit(&spaced);
+        MPI_Datatype shifted = test_type(TEST_SHIFTED_DOUBLE);
+        run_scales(c, shifted, shifted, test_type_name(TEST_SHIFTED_DOUBLE), TEST_SHIFTED_DOUBLE);
+        /* Sent as plain ints: only the receivers' layout has gaps, so
+         * only their own view of it can keep the relay off. */
+        run_scales(c, MPI_INT, spaced, "MPI_INT received as resized(INT, extent 8)", TEST_NTYPES);
+        MPI_Type_free(&spaced);
+        return;
     }
+    const int types[] = { TEST_INT, TEST_STRUCT_LB };
+    for (int t = 0; t < 2 && !c->units_only; t++)
+        run_scales(c, test_type(types[t]), test_type(types[t]), test_type_name(types[t]), types[t]);
     /* Blocks of 4 to 20 KB (the group stage left to MPI by default: under
      * 64 KiB per member) and of 40 to 200 KB. */
     run_mixed_units(c, 200, 0);
@@ -219,10 +245,10 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     if (argc < 2)
-        TEST_FAIL("usage: allgatherv_matrix SPLITS [SCALE [units|same-send-units]]");
+        TEST_FAIL("usage: allgatherv_matrix SPLITS [SCALE [units|same-send-units|layouts]]");
     const char *mode = argc > 3 ? argv[3] : "";
     ctx c = { .scale = argc > 2 ? atoi(argv[2]) : 50000, .units_only = strcmp(mode, "units") == 0,
-              .same_send_units = strcmp(mode, "same-send-units") == 0 };
+              .same_send_units = strcmp(mode, "same-send-units") == 0, .layouts = strcmp(mode, "layouts") == 0 };
     test_for_each_split(argv[1], run_split, &c);
     /* World rank 0 takes part in every split: its counts are the run's. */
     int wrank;

@@ -94,6 +94,16 @@ for algorithm in direct fc spread chain relay full-duplex; do
     echo "ok INTERGATHER_ALGORITHM=$algorithm (calls it served:$ran)"
 done
 
+# MPI_Allgatherv relayed from where its blocks' data begin (a double 8
+# bytes into its element), and kept off the relay where only the receivers'
+# blocks have gaps (ints received as an int resized to 8 bytes): a receiver
+# judges its layout at its largest count (src/call.c).
+INTERGATHER_ALGORITHM=relay run_preloaded 7 "$TESTS_BIN/allgatherv_matrix" 1+3,2+2,3+2,2+5 2000 layouts
+expect_pass allgatherv_matrix
+expect_summary fully-connected "$(expected_moved)"
+expect_total alg-relay -gt 0
+echo "ok INTERGATHER_ALGORITHM=relay, allgatherv layouts (calls it served: $(summary_total alg-relay))"
+
 # The relay's receivers keep at most 16 relays in flight (direct's window):
 # with 3 senders and 9 receivers each receiver relays 3 x 8 = 24 pieces, so
 # the windowed path (waiting for a free slot) runs; the splits above relay

@@ -139,15 +139,21 @@ START_TEST(direct_half_blocks_hand_values)
     ck_assert_double_eq(ig_cost_direct_half_blocks(8, 8, 4.5, 8, &all), 1 + 32 + 2);
     const ig_cost_params host = { .ts = 1, .tw = 0.5, .to = 2, .copies_on_host = 1 };
     ck_assert_double_eq(ig_cost_direct_half_blocks(8, 8, 4.5, 8, &host), 1 + 8 * 2 + 8 * 4.5 * 0.5);
+    /* Equal blocks: the formulas of direct_half_hand_values, written out. */
     for (int p = 1; p <= 16; p++)
         for (int q = 1; q <= 16; q++)
             for (double k = 0.5; k < 64; k *= 2) {
-                REQUIRE(ig_cost_direct_half_blocks(p, q, k, k, &all) == ig_cost_direct_half(p, q, k, &all),
-                        "p=%d q=%d k=%g", p, q, k);
-                REQUIRE(ig_cost_direct_half_blocks(p, q, k, k, &host) == ig_cost_direct_half(p, q, k, &host),
-                        "p=%d q=%d k=%g", p, q, k);
-                REQUIRE(ig_cost_direct_half_blocks(p, q, k, 4 * k, &all) >= ig_cost_direct_half(p, q, k, &all),
-                        "p=%d q=%d k=%g", p, q, k);
+                double most = p > q ? p : q, k_tw = k * 0.5;
+                double net = 1 + (most * 2 > most * k_tw ? most * 2 : most * k_tw) + (2 < k_tw ? 2 : k_tw);
+                REQUIRE(ig_cost_direct_half_blocks(p, q, k, k, &all) == net, "p=%d q=%d k=%g", p, q, k);
+                REQUIRE(ig_cost_direct_half_blocks(p, q, k, k, &host) == 1 + most * (2 + k_tw), "p=%d q=%d k=%g",
+                        p, q, k);
+                /* A larger largest block never costs less, and costs more
+                 * over a network once its sender's link is the busier. */
+                double uneven = ig_cost_direct_half_blocks(p, q, k, 4 * k, &all);
+                REQUIRE(uneven >= net, "p=%d q=%d k=%g", p, q, k);
+                REQUIRE(q * 4 * k_tw <= p * k_tw || q * 4 * k_tw <= most * 2 || uneven > net, "p=%d q=%d k=%g", p,
+                        q, k);
             }
 }
 END_TEST

@@ -1161,6 +1161,16 @@ START_TEST(decide_examples)
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
     ck_assert_int_eq(c.steps[0].bcast_in_bytes, 0);
     varying.scattered = 0;
+    /* fc forced, contiguous blocks: its broadcast in bytes for
+     * MPI_Allgather's, not for MPI_Allgatherv's (shape.h). */
+    ig_settings forced_fc = s;
+    forced_fc.algorithm = IG_ALG_FC;
+    ig_decide(&varying, 1, &forced_fc, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_FC);
+    ck_assert_int_eq(c.steps[0].bcast_in_bytes, 0);
+    ig_shape same = half_shape(4, 12, 2, 4 * MiB);
+    ig_decide(&same, 0, &forced_fc, &c);
+    ck_assert_int_eq(c.steps[0].bcast_in_bytes, 1);
     /* 8+8 between nodes, blocks of 1/8 to 8/8 of 4 MiB: direct's largest
      * sender sends 8 x 4 MiB where each receiver takes 4.5 x 4 MiB, the
      * relay about 4.6 x 4 MiB: the relay.  Blocks all of the average size:
