@@ -215,8 +215,9 @@ static ig_step fc_family_step(const ig_shape *sh, int sender, int allgatherv, co
     ig_step st = step_of(p > q && !join ? IG_ALG_SPREAD : IG_ALG_FC, sender, sh, s);
     st.stage[1] = call_stage_for(s, sh, per_member(sh->total[sender], st.algorithm == IG_ALG_SPREAD ? q : p));
     /* In bytes only where every block is contiguous (algo_fc.c); never for
-     * MPI_Allgatherv, as before its blocks could be contiguous (shape.h). */
-    st.bcast_in_bytes = !sh->scattered && !sh->varying && sh->max_block[sender] <= INT_MAX;
+     * MPI_Allgatherv, as before its blocks could be contiguous (not
+     * measured otherwise). */
+    st.bcast_in_bytes = !sh->scattered && !allgatherv && sh->max_block[sender] <= INT_MAX;
     return st;
 }
 
@@ -230,15 +231,16 @@ static double half_cost(ig_algorithm a, int p, int q, double k, const ig_cost_pa
 }
 
 /* The chain's step: segments only where every process's block is one
- * contiguous piece of memory and every block of the group the same size
- * (agreed, shape.h), of the model's best size. */
-static ig_step chain_step(const ig_shape *sh, int sender, const ig_settings *s, double *cost)
+ * contiguous piece of memory (agreed, shape.h) and every block of the group
+ * the same size (MPI_Allgather: segments cut every block at the same
+ * offsets), of the model's best size. */
+static ig_step chain_step(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s, double *cost)
 {
     int p = sh->n[sender], q = sh->n[1 - sender];
     double k = average_block(sh, sender);
     const ig_cost_params *m = model_of(sh, s);
     ig_step st = step_of(IG_ALG_CHAIN, sender, sh, s);
-    double seg = sh->scattered || sh->varying ? 0 : ig_chain_segment(p, q, (double)sh->max_block[sender], IG_CHAIN_MIN_SEGMENT, m);
+    double seg = sh->scattered || allgatherv ? 0 : ig_chain_segment(p, q, (double)sh->max_block[sender], IG_CHAIN_MIN_SEGMENT, m);
     /* A segment is one message, counted in an int. */
     seg = seg < INT_MAX ? seg : INT_MAX;
     st.segment_bytes = seg >= (double)sh->max_block[sender] ? 0 : (uint64_t)seg;
@@ -290,7 +292,7 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
         return step_of(IG_ALG_DIRECT, sender, sh, s);
     }
     if (s->algorithm == IG_ALG_CHAIN)
-        return chain_step(sh, sender, s, cost);
+        return chain_step(sh, sender, allgatherv, s, cost);
     if (s->algorithm == IG_ALG_RELAY && relay_fits(sh, sender))
         return relay_step(sh, sender, s, cost);
     ig_step best = fc_family_step(sh, sender, allgatherv, s);

@@ -133,7 +133,6 @@ void ig_shape_from_records(const int64_t *records, int n0, int n1, int truncates
 {
     int first[2] = { 0, n0 };
     shape_clear(s, n0, n1);
-    s->varying = 1;
     for (int g = 0; g < 2; g++) {
         s->send_min[g] = INT64_MAX;
         s->send_max[g] = INT64_MIN;

@@ -36,12 +36,8 @@ typedef struct {
     int nodes;              /* nodes the two groups span (comm_cache.c), 1: all share memory */
     int oversubscribed;     /* some node has more of these processes than CPUs (comm_cache.c) */
     int scattered;          /* some process's block is not one contiguous piece of memory (then no
-                             * algorithm cuts blocks into byte ranges) */
-    int varying;            /* MPI_Allgatherv: the blocks of one group may differ in size (then the
-                             * chain, whose segments cut every block at the same offsets, sends whole
-                             * blocks; the fc family's broadcast stays out of bytes, as it always was
-                             * for MPI_Allgatherv, not measured otherwise; the relay cuts each block
-                             * by its own size) */
+                             * algorithm cuts blocks into byte ranges; MPI_Allgatherv's blocks, which
+                             * may differ in size, are cut only by the relay: decide.c) */
     int sparse;             /* some process's receive buffer is sparse (ig_shape_span_sparse): then
                              * no MPI collective runs a group stage in it; always 0 for MPI_Allgatherv */
     /* For messages about an erroneous call: the range of block sizes group g

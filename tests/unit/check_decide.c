@@ -188,7 +188,7 @@ static int want_ring(const ig_settings *s)
  * least 64 KiB, only when no process's block is scattered in memory and the
  * blocks do not vary (MPI_Allgatherv); whole blocks (0) when the segment
  * would be the whole block. */
-static ig_step want_chain(const ig_shape *sh, int sender, const ig_settings *s, double *cost)
+static ig_step want_chain(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s, double *cost)
 {
     ig_step st;
     memset(&st, 0, sizeof st);
@@ -198,7 +198,7 @@ static ig_step want_chain(const ig_shape *sh, int sender, const ig_settings *s, 
     st.algorithm = IG_ALG_CHAIN;
     st.sender = sender;
     st.relay_bytes = sh->max_block[sender];
-    double seg = sh->scattered || sh->varying ? 0 : ig_chain_segment(p, q, block, 65536.0, m);
+    double seg = sh->scattered || allgatherv ? 0 : ig_chain_segment(p, q, block, 65536.0, m);
     seg = seg < INT_MAX ? seg : INT_MAX; /* one message: an int count */
     st.segment_bytes = seg >= block ? 0 : (uint64_t)seg;
     *cost = ig_cost_chain_half(p, q, k, (double)st.segment_bytes, m);
@@ -249,7 +249,7 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
         return st;
     }
     double chain_cost;
-    ig_step chain = want_chain(sh, sender, s, &chain_cost);
+    ig_step chain = want_chain(sh, sender, allgatherv, s, &chain_cost);
     if (s->algorithm == IG_ALG_CHAIN) {
         *cost = chain_cost;
         return chain;
@@ -629,12 +629,9 @@ static void require_all_seen(long cases, unsigned long unreachable)
 
 /* ---- one shape: every setting, against spec and mirror ---------- */
 
-static void check_shape_all_settings(const ig_shape *given, int allgatherv)
+static void check_shape_all_settings(const ig_shape *sh, int allgatherv)
 {
-    /* The agreement of an MPI_Allgatherv always marks its blocks varying
-     * (shape.h); an MPI_Allgather's never. */
-    ig_shape shape = *given, mirrored, *sh = &shape;
-    shape.varying = allgatherv;
+    ig_shape mirrored;
     swap_groups(sh, &mirrored);
     for (int i = 0; i < n_settings; i++) {
         const ig_settings *s = &all_settings[i];
@@ -1152,7 +1149,6 @@ START_TEST(decide_examples)
      * empty; scattered ones are not.  The fc family's broadcast is not in
      * bytes for them, and the chain, forced, sends whole blocks. */
     ig_shape varying = half_shape(4, 12, 2, 4 * MiB);
-    varying.varying = 1;
     varying.total[0] = 10 * MiB; /* blocks of 4, 4, 2 and 0 MiB */
     ig_decide(&varying, 1, &s, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
@@ -1162,7 +1158,7 @@ START_TEST(decide_examples)
     ck_assert_int_eq(c.steps[0].bcast_in_bytes, 0);
     varying.scattered = 0;
     /* fc forced, contiguous blocks: its broadcast in bytes for
-     * MPI_Allgather's, not for MPI_Allgatherv's (shape.h). */
+     * MPI_Allgather's, not for MPI_Allgatherv's (decide.c). */
     ig_settings forced_fc = s;
     forced_fc.algorithm = IG_ALG_FC;
     ig_decide(&varying, 1, &forced_fc, &c);
@@ -1176,7 +1172,6 @@ START_TEST(decide_examples)
      * relay about 4.6 x 4 MiB: the relay.  Blocks all of the average size:
      * direct.  Within a node, where receivers copy: as for equal blocks. */
     ig_shape uneven = half_shape(8, 8, 2, 4 * MiB);
-    uneven.varying = 1;
     uneven.total[0] = 36 * MiB / 2; /* (8 + 7 + ... + 1) / 8 x 4 MiB */
     ig_decide(&uneven, 1, &measured, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
@@ -1194,7 +1189,6 @@ START_TEST(decide_examples)
     ig_decide(&varying, 1, &forced_chain, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_CHAIN);
     ck_assert_int_eq(c.steps[0].segment_bytes, 0);
-    varying.varying = 0;
     ig_decide(&varying, 0, &forced_chain, &c);
     ck_assert_int_gt(c.steps[0].segment_bytes, 0);
 

@@ -227,7 +227,6 @@ static void check_records(const world *w)
         REQUIRE_FIELD(got.sizes, verdict, t ? "records verdict (truncates=1)" : "records verdict (truncates=0)",
                       CTX);
         REQUIRE_FIELD(got.reason, want.reason, "records reason", CTX);
-        REQUIRE_FIELD(got.varying, 1, "records varying", CTX);
         REQUIRE_FIELD(got.scattered, 0, "records scattered", CTX);
         for (int g = 0; g < 2; g++) {
             REQUIRE_FIELD(got.n[g], want.n[g], "n", CTX);
@@ -619,7 +618,7 @@ END_TEST
 
 /* MPI_Allgatherv: blocks are scattered when any one process, of either
  * group, says its own are (the relay needs every block contiguous on every
- * process); the shape always says the blocks may vary in size. */
+ * process). */
 START_TEST(records_scattered_is_any_process)
 {
     for (int who = -1; who < 5; who++) {
@@ -629,12 +628,8 @@ START_TEST(records_scattered_is_any_process)
         ig_shape sh;
         ig_shape_from_records(records, 2, 3, 0, &sh);
         ck_assert_int_eq(sh.scattered, who >= 0);
-        ck_assert_int_eq(sh.varying, 1);
         ck_assert_int_eq(sh.max_block[0], 9);
     }
-    /* MPI_Allgather's shape has one block size per group. */
-    ig_shape sh = uniform_of(2, 8, 8, 2, 8, 8);
-    ck_assert_int_eq(sh.varying, 0);
 }
 END_TEST
 
