@@ -65,8 +65,9 @@ static int join_scratch_sparse(const ig_call *c, const ig_type_layout *t)
  * MPI checks them (ompi/mpi/c/allgather.c: the receive type, the receive
  * count, MPI_IN_PLACE on either side, then the send type, count and
  * commit): a process with two such mistakes reports the class the MPI
- * library would.  (MPI_Allgatherv with such arguments goes to the MPI
- * library jointly, which reports its own.) */
+ * library would.  (MPI_Allgatherv's are checked send side first: a process
+ * with mistakes on both sides may report another of its classes than the
+ * MPI library would.) */
 static ig_fallback check_allgather_receive_first(ig_call *c)
 {
     if (c->op != IG_OP_ALLGATHER)
@@ -197,11 +198,16 @@ static ig_fallback check_recv(ig_call *c, MPI_Comm probe)
             return c->hard_error = MPI_ERR_COUNT, IG_FALLBACK_ARGUMENTS;
         elements = largest = c->rcount;
     } else {
+        /* Unusable point to point too (the opening round would have to
+         * read them): NULL displacements are Open MPI 4.1's MPI_ERR_BUFFER
+         * (the process's peers then wait for it there); with NULL counts
+         * it crashes, and it takes negative ones without a word: an error
+         * class instead, the one MPI_Allgather's negative count has. */
         if (c->rcounts == NULL || c->rdispls == NULL)
-            return IG_FALLBACK_ARGUMENTS;
+            return c->hard_error = c->rcounts == NULL ? MPI_ERR_ARG : MPI_ERR_BUFFER, IG_FALLBACK_ARGUMENTS;
         for (int i = 0; i < c->remote_size; i++) {
             if (c->rcounts[i] < 0)
-                return IG_FALLBACK_ARGUMENTS;
+                return c->hard_error = MPI_ERR_COUNT, IG_FALLBACK_ARGUMENTS;
             elements += c->rcounts[i];
             largest = c->rcounts[i] > largest ? c->rcounts[i] : largest;
         }

@@ -22,7 +22,6 @@ typedef struct {
     int remote, local_rank;
     ig_opening_self self;
     int64_t max_bytes; /* the sizes the communicator's tags name exactly (ig_opening_max_bytes) */
-    MPI_Aint block_extent; /* remote block j lands at rbuf + j * block_extent, as MPI places it */
     /* Per remote rank, in run_round's arrays: round_one writes every
      * peer's before any is read (not zeroed, a kilobyte a call). */
     ig_opening_heard *heard;
@@ -35,9 +34,36 @@ typedef struct {
 int ig_opening_applies(const ig_call *c, ig_comm_cache *cache, const ig_settings *s)
 {
     int n[2];
+    (void)c; /* both operations (opening_plan.h) */
     ig_comm_cache_group_sizes(cache, n);
-    return c->op == IG_OP_ALLGATHER &&
-           ig_decide_opening_applies(s, n[0], n[1], ig_mpi_truncated_receive_returns());
+    return ig_decide_opening_applies(s, n[0], n[1], ig_mpi_truncated_receive_returns());
+}
+
+/* What this process expects from peer j: the same from every peer in an
+ * MPI_Allgather, its receive count for j in an MPI_Allgatherv; nothing
+ * where its arguments are unusable. */
+static int64_t expects_from(const opening *o, int j)
+{
+    return o->self.hard ? 0 : ig_call_expected_from(o->c, j);
+}
+
+/* This process as peer j sees it (opening_plan.h): what it expects from j. */
+static ig_opening_self self_toward(const opening *o, int j)
+{
+    ig_opening_self view = o->self;
+    view.expect = expects_from(o, j);
+    return view;
+}
+
+/* Where peer j's block lands and how many receive elements it takes, as
+ * the MPI library places it: at j blocks of rcount elements in an
+ * MPI_Allgather, at displacement rdispls[j] in an MPI_Allgatherv. */
+static void *slot_of(const opening *o, int j, int *count)
+{
+    const ig_call *c = o->c;
+    MPI_Aint elements = c->op == IG_OP_ALLGATHER ? (MPI_Aint)j * c->rcount : c->rdispls[j];
+    *count = c->op == IG_OP_ALLGATHER ? c->rcount : c->rcounts[j];
+    return (char *)c->rbuf + elements * c->rtype_extent;
 }
 
 /* PMPI_Waitall with every status's MPI_ERROR set (the standard leaves them
@@ -53,10 +79,11 @@ static int wait_statuses(int n, MPI_Request *reqs, MPI_Status *stats)
 
 static int post_receive(opening *o, int j, int tag, MPI_Request *req)
 {
-    const ig_call *c = o->c;
+    int count;
     if (o->self.hard)
         return ig_irecv_sink(o->sink[j], j, tag, o->comm, req);
-    return PMPI_Irecv((char *)c->rbuf + (MPI_Aint)j * o->block_extent, c->rcount, c->rtype, j, tag, o->comm, req);
+    void *slot = slot_of(o, j, &count);
+    return PMPI_Irecv(slot, count, o->c->rtype, j, tag, o->comm, req);
 }
 
 /* Sends start at the remote rank of this process's own rank and walk
@@ -242,19 +269,20 @@ static int receive_piece_cut(opening *o, int j, int whole, int fits, char *to)
 static int receive_rest_of_pieces(opening *o, int j)
 {
     const ig_call *c = o->c;
-    int64_t bytes = o->heard[j].got, pieces = ig_opening_piece_count(bytes);
-    int64_t room = o->self.hard ? 0 : bytes < o->self.expect ? bytes : o->self.expect;
-    int wanted = room > IG_OPENING_PIECE_BYTES, contiguous = wanted && ig_type_contiguous(c->rcount, c->rtype);
-    void *slot = (char *)c->rbuf + (MPI_Aint)j * o->block_extent, *staging = NULL, *base = NULL;
+    int64_t bytes = o->heard[j].got, pieces = ig_opening_piece_count(bytes), expect = expects_from(o, j);
+    int64_t room = bytes < expect ? bytes : expect;
+    int count = 0;
+    void *slot = o->self.hard ? NULL : slot_of(o, j, &count), *staging = NULL, *base = NULL;
+    int wanted = room > IG_OPENING_PIECE_BYTES, contiguous = wanted && ig_type_contiguous(count, c->rtype);
     int rc = MPI_SUCCESS, packed = 0, position = 0;
     MPI_Aint true_lb = 0;
-    if (contiguous && ig_block_true_lb(c->rcount, c->rtype, &true_lb) == MPI_SUCCESS) {
+    if (contiguous && ig_block_true_lb(count, c->rtype, &true_lb) == MPI_SUCCESS) {
         base = (char *)slot + true_lb;
-    } else if (wanted && PMPI_Pack_size(c->rcount, c->rtype, o->comm, &packed) == MPI_SUCCESS &&
+    } else if (wanted && PMPI_Pack_size(count, c->rtype, o->comm, &packed) == MPI_SUCCESS &&
                (staging = malloc(packed > 0 ? (size_t)packed : 1)) != NULL) {
         /* The first piece is already in the slot: pack it with the rest of
          * the slot, receive the other pieces behind it, unpack it all. */
-        ig_err_keep(&rc, PMPI_Pack(slot, c->rcount, c->rtype, staging, packed, &position, o->comm));
+        ig_err_keep(&rc, PMPI_Pack(slot, count, c->rtype, staging, packed, &position, o->comm));
         base = staging;
     } else if (wanted) {
         rc = MPI_ERR_NO_MEM;
@@ -273,7 +301,7 @@ static int receive_rest_of_pieces(opening *o, int j)
     if (staging != NULL) {
         position = 0;
         if (rc == MPI_SUCCESS)
-            rc = PMPI_Unpack(staging, packed, &position, slot, c->rcount, c->rtype, o->comm);
+            rc = PMPI_Unpack(staging, packed, &position, slot, count, c->rtype, o->comm);
         free(staging);
     }
     return rc;
@@ -284,13 +312,15 @@ static int round_one(opening *o)
     MPI_Request reqs[2 * MAX_REMOTE];
     MPI_Status stats[2 * MAX_REMOTE];
     const ig_call *c = o->c;
-    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self, o->max_bytes);
+    int rc = MPI_SUCCESS;
     for (int i = 0; i < 2 * o->remote; i++)
         reqs[i] = MPI_REQUEST_NULL;
     for (int j = 0; j < o->remote; j++)
         ig_err_keep(&rc, post_receive(o, j, MPI_ANY_TAG, &reqs[j]));
     for (int k = 0; k < o->remote; k++) {
         int j = peer_of(o, k);
+        ig_opening_self toward = self_toward(o, j);
+        int tag = ig_opening_tag(&toward, o->max_bytes);
         MPI_Request *req = &reqs[o->remote + j];
         if (o->self.small)
             ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
@@ -304,7 +334,8 @@ static int round_one(opening *o)
         ig_err_keep(&rc, stats[i].MPI_ERROR);
     for (int j = 0; j < o->remote; j++) {
         int bytes = 0, truncated = ig_is_truncation(stats[j].MPI_ERROR);
-        int64_t room = o->self.hard ? 0 : o->self.expect;
+        ig_opening_self toward = self_toward(o, j);
+        int64_t room = toward.expect;
         PMPI_Get_count(&stats[j], MPI_BYTE, &bytes);
         truncated |= stats[j].MPI_ERROR == MPI_SUCCESS && bytes > room; /* a sink (hard) takes a few bytes whole */
         o->heard[j] = ig_opening_heard_from(stats[j].MPI_TAG, bytes, truncated, room);
@@ -314,11 +345,11 @@ static int round_one(opening *o)
             ig_err_keep(&rc, stats[j].MPI_ERROR);
             o->heard[j] = (ig_opening_heard){ .hard = 1 };
         }
-        o->done[j] = ig_opening_pair_done(&o->self, &o->heard[j]);
+        o->done[j] = ig_opening_pair_done(&toward, &o->heard[j]);
         o->n_done += o->done[j];
         o->peer_hard |= o->heard[j].hard;
         o->mismatch |= !o->heard[j].hard && o->heard[j].expect != ig_opening_named(o->self.send, o->max_bytes);
-        o->mismatch |= o->heard[j].small && (truncated || o->heard[j].got != o->self.expect);
+        o->mismatch |= o->heard[j].small && (truncated || o->heard[j].got != room);
         o->truncated |= o->heard[j].truncated;
     }
     for (int j = 0; j < o->remote; j++)
@@ -376,11 +407,27 @@ static int late_blocks(opening *o)
     return rc;
 }
 
-static void count_served(const ig_call *c)
+/* Empty where no group sends data, full duplex where both do: whether the
+ * other group sends is what this process expects; whether its own does,
+ * in an MPI_Allgather what this process sends, in an MPI_Allgatherv also
+ * whether a peer expects data from its group (the peers' tags).  (A
+ * process that left early heard nothing: an MPI_Allgather's.)  Exact in a
+ * correct call, as the agreed path counts it from the agreed shape. */
+static void count_served(const opening *o)
 {
+    const ig_call *c = o->c;
+    int own_group_sends = o->self.send > 0, other_group_sends = o->self.expect > 0;
+    for (int j = 0; j < o->remote && o->self.stays && !own_group_sends; j++)
+        own_group_sends = o->heard[j].expects_any;
+    if (!own_group_sends && !other_group_sends) {
+        ig_stats_empty();
+        return;
+    }
     ig_stats_served(0);
     ig_stats_algorithm(IG_ALG_DIRECT);
-    ig_stats_kind(c->send_bytes > 0 && c->expect_bytes > 0 ? IG_KIND_FULL_DUPLEX : IG_KIND_HALF_DUPLEX);
+    ig_stats_kind(own_group_sends && other_group_sends ? IG_KIND_FULL_DUPLEX : IG_KIND_HALF_DUPLEX);
+    if (c->op == IG_OP_ALLGATHERV)
+        ig_stats_kind(IG_KIND_ALLGATHERV);
     if (c->from_fortran)
         ig_stats_kind(IG_KIND_FORTRAN);
 }
@@ -391,10 +438,11 @@ static void explain(const opening *o)
     static atomic_int told;
     if (atomic_exchange(&told, 1))
         return;
-    ig_log("MPI_Allgather: the groups' sizes disagree (an erroneous program): this process sends %lld bytes and "
-           "expects %lld from each remote process, and some remote process differs; served point to point%s "
+    const char *v = o->c->op == IG_OP_ALLGATHERV ? "v" : "";
+    ig_log("MPI_Allgather%s: the groups' sizes disagree (an erroneous program): this process sends %lld bytes and "
+           "expects %s%lld from each remote process, and some remote process differs; served point to point%s "
            "(world rank %d)",
-           (long long)o->self.send, (long long)o->self.expect,
+           v, (long long)o->self.send, *v ? "up to " : "", (long long)o->self.expect,
            o->truncated ? "; receives that expect less than is sent fail with MPI_ERR_TRUNCATE" : "",
            ig_world_rank());
 }
@@ -429,6 +477,30 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, c
     return m->small;
 }
 
+/* What this process brings to the round (opening_plan.h), with `expect`
+ * the most it expects from any peer: the size it is judged small by, as
+ * the agreed decision judges a call by its largest block (round_one views
+ * it per peer, self_toward). */
+static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, const ig_settings *s)
+{
+    int n[2], group = ig_comm_cache_group_sizes(cache, n);
+    ig_opening_self self = { .hard = c->hard_error != MPI_SUCCESS, .stays = c->op == IG_OP_ALLGATHERV };
+    if (self.hard)
+        return self;
+    self.send = c->send_bytes;
+    for (int j = 0; j < c->remote_size; j++)
+        if (ig_call_expected_from(c, j) > self.expect)
+            self.expect = ig_call_expected_from(c, j);
+    self.expects_any = self.expect > 0;
+    /* An MPI_Allgatherv process that sends and expects nothing takes no
+     * part in the data: small, so that its pairs end in the one round
+     * (the model, asked about empty sizes, answers with an empty call). */
+    int empty = self.stays && self.send == 0 && self.expect == 0;
+    self.small = c->local_reason == IG_FALLBACK_NONE &&
+                 (empty || judged_small(cache, s, group, n, self.send, self.expect));
+    return self;
+}
+
 /* The round itself, once what an earlier call left is settled. */
 static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
@@ -437,21 +509,14 @@ static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, cons
     opening o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size,
                   .max_bytes = ig_comm_cache_opening_max_bytes(cache), .heard = heard, .done = done, .sink = sink };
     ig_opening_left *left = ig_comm_cache_opening_left(cache);
-    int n[2], group = ig_comm_cache_group_sizes(cache, n);
     o.local_rank = ig_comm_cache_local_rank(cache);
-    o.self.hard = c->hard_error != MPI_SUCCESS;
-    o.self.send = o.self.hard ? 0 : c->send_bytes;
-    o.self.expect = o.self.hard ? 0 : c->expect_bytes;
-    o.self.small = !o.self.hard && c->local_reason == IG_FALLBACK_NONE &&
-                   judged_small(cache, s, group, n, c->send_bytes, c->expect_bytes);
-    if (!o.self.hard)
-        o.block_extent = c->rtype_extent * (MPI_Aint)c->rcount;
+    o.self = what_it_brings(c, cache, s);
     o.self.pieces = cuts_into_pieces(&o, s, ig_comm_cache_nodes(cache));
     int early = ig_opening_self_leaves_early(&o.self);
     *rc = early ? leave_early(&o, left) : round_one(&o);
     if (early || o.n_done == o.remote) {
         ig_stats_opening(IG_OPENING_STAT_ENDED);
-        count_served(c);
+        count_served(&o);
         ig_lifecycle_announce(ig_algorithm_info_of(IG_ALG_DIRECT)->name);
         return IG_OPENING_ENDED;
     }
@@ -469,7 +534,7 @@ static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, cons
         ig_stats_erroneous();
         explain(&o);
     } else if (*rc == MPI_SUCCESS) {
-        count_served(c);
+        count_served(&o);
     }
     return IG_OPENING_ENDED;
 }

@@ -1,9 +1,22 @@
 #include "opening_plan.h"
 
-/* Tag bits above IG_OPENING_TAG_FIRST: bit 0 hard, bit 1 small, bit 2
- * pieces, the rest the expected bytes (capped: a small process's are below
- * the cap), or for a sender in pieces, which expects nothing, its block's
- * bytes (below the cap: it is small). */
+/* A round-one tag, above IG_OPENING_TAG_FIRST: the expected bytes
+ * (capped: a small process's are below the cap), or for a sender in
+ * pieces, which expects nothing, its block's bytes (below the cap: it is
+ * small), shifted left by three, and in the three low bits what the sender
+ * is.  Hard processes are never small, and only small ones send in pieces
+ * or stay, so five kinds cover them all. */
+enum {
+    KIND_LARGE = 0,        /* not small: sent no block */
+    KIND_HARD = 1,         /* unusable arguments: sent no block, drops what comes */
+    KIND_SMALL = 2,        /* sent its block; leaves early if it expects nothing */
+    KIND_SMALL_STAYS = 3,  /* sent its block; never leaves early (MPI_Allgatherv); expects data from
+                            * some process of the receiver's group */
+    KIND_SMALL_STAYS_NONE = 4, /* the same, expecting nothing from any of them */
+    KIND_SMALL_PIECES = 6, /* leaves early, its block in pieces (the value: the block's size) */
+    KIND_BITS = 3
+};
+
 static int sends_in_pieces(const ig_opening_self *self, int64_t max_bytes)
 {
     return self->pieces && ig_opening_self_leaves_early(self) && !self->hard && self->send > 0 &&
@@ -23,19 +36,36 @@ int64_t ig_opening_named(int64_t bytes, int64_t max_bytes)
     return bytes > max_bytes ? max_bytes : bytes;
 }
 
+static int kind_of(const ig_opening_self *self, int pieces)
+{
+    if (self->hard)
+        return KIND_HARD;
+    if (!self->small)
+        return KIND_LARGE;
+    if (pieces)
+        return KIND_SMALL_PIECES;
+    if (self->stays)
+        return self->expects_any ? KIND_SMALL_STAYS : KIND_SMALL_STAYS_NONE;
+    return KIND_SMALL;
+}
+
 int ig_opening_tag(const ig_opening_self *self, int64_t max_bytes)
 {
     int pieces = sends_in_pieces(self, max_bytes);
     /* max_bytes is ig_opening_max_bytes's, 0 to IG_OPENING_MAX_BYTES: the tag fits an int. */
     int64_t value = ig_opening_named(pieces ? self->send : self->hard || self->expect < 0 ? 0 : self->expect, max_bytes);
-    return IG_OPENING_TAG_FIRST + (int)((value << 3) | (pieces ? 4 : 0) | (self->small ? 2 : 0) | (self->hard ? 1 : 0));
+    return IG_OPENING_TAG_FIRST + (int)((value << KIND_BITS) | kind_of(self, pieces));
 }
 
 ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated, int64_t room)
 {
-    int bits = tag - IG_OPENING_TAG_FIRST;
-    ig_opening_heard h = { .expect = bits >> 3, .small = (bits & 2) != 0, .hard = (bits & 1) != 0,
-                           .got = got, .truncated = truncated, .pieces = (bits & 4) != 0 };
+    int bits = tag - IG_OPENING_TAG_FIRST, kind = bits & ((1 << KIND_BITS) - 1);
+    ig_opening_heard h = { .expect = bits >> KIND_BITS, .hard = kind == KIND_HARD, .got = got,
+                           .truncated = truncated, .pieces = kind == KIND_SMALL_PIECES,
+                           .stays = kind == KIND_SMALL_STAYS || kind == KIND_SMALL_STAYS_NONE };
+    h.small = kind == KIND_SMALL || h.stays || h.pieces;
+    /* A small MPI_Allgather process expects what it names from every process. */
+    h.expects_any = kind == KIND_SMALL_STAYS || (kind == KIND_SMALL && h.expect > 0);
     if (h.pieces) {
         h.got = h.expect;
         h.expect = 0;

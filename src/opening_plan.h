@@ -3,23 +3,27 @@
  * is opening.c; unit-tested by simulating every layout of small groups:
  * tests/unit/check_opening.c.
  *
- * Every MPI_Allgather on a communicator where it applies (decide.h:
- * ig_decide_opening_applies) starts with one message from every process to
- * every process of the other group, and nothing else: the direct
- * algorithm's messages.  Each carries the sender's block when the
- * sender's own sizes are ones the model serves with the direct algorithm
- * alone ("small": ig_decide_opening_sends), otherwise nothing; its tag
- * says what the sender expects from each process of the other group, and
- * whether it sent its block.  A receiver sees the block's size in the
- * message itself.  So after the one round each end of a pair knows the
- * same four numbers about the pair (what each sends, what each expects),
- * and both ends judge the pair alike: *done* when both are small and each
- * gets exactly what the other expects.
+ * Every MPI_Allgather and MPI_Allgatherv on a communicator where it
+ * applies (decide.h: ig_decide_opening_applies) starts with one message
+ * from every process to every process of the other group, and nothing
+ * else: the direct algorithm's messages.  Each carries the sender's block
+ * when the sender's own sizes are ones the model serves with the direct
+ * algorithm alone ("small": ig_decide_opening_sends), otherwise nothing;
+ * its tag says what the sender expects from the receiver (in an
+ * MPI_Allgather the same from every process of the other group; in an
+ * MPI_Allgatherv each receive count gives its own, and each peer's tag
+ * names that peer's), and whether it sent its block.  A receiver sees the
+ * block's size in the message itself.  So after the one round each end of
+ * a pair knows the same four numbers about the pair (what each sends,
+ * what each expects from the other), and both ends judge the pair alike:
+ * *done* when both are small and each gets exactly what the other
+ * expects.
  *
  *   - A process whose every pair is done leaves: its data are in place,
  *     and it waited for nobody of its own group (Iallgather's cost).
- *   - A small process that expects nothing (the sending group of a
- *     half-duplex call) leaves as soon as its blocks are sent, without
+ *   - A small process of an MPI_Allgather that expects nothing (the
+ *     sending group of a half-duplex call) leaves as soon as its blocks
+ *     are sent, without
  *     waiting for its peers' messages, as a sender of root gathering does:
  *     their receives are left to complete on their own (what they bring
  *     can only be an empty block, or in an erroneous call one that is
@@ -30,6 +34,15 @@
  *     Where its block is larger than an eager message (between nodes,
  *     IG_OPENING_PIECE_BYTES) it sends it in pieces that each fit one
  *     (below), so that its sends complete before its receivers arrive.
+ *     A process of an MPI_Allgatherv never leaves early ("stays", said in
+ *     its tag): it knows its own block, not its group's others, and one
+ *     large block elsewhere in its group makes the receivers not small; a
+ *     sender that had left would then hold the call to finishing pair by
+ *     pair (the direct algorithm for the large blocks), where without it
+ *     every process goes on to the agreement and the decision's choice
+ *     (the relay, say, 1.4x to 2.4x faster there: docs/performance.md,
+ *     thirty-seventh session).  It waits for its receivers' round-one
+ *     messages instead, one latency.
  *   - Any other process exchanges one more small message (the verdict)
  *     with each peer whose pair is not done -- the same pairs seen from
  *     both ends -- saying whether none of its own pairs is done (and
@@ -120,7 +133,9 @@ int64_t ig_opening_pieces_after(int tag);
  * counts as leaving, so that nobody waits on what it cannot know. */
 int ig_opening_tag_leaves_early(int tag);
 
-/* What a process brings to the opening. */
+/* What a process brings to the opening, as one peer sees it: `expect` is
+ * what it expects from that peer (in an MPI_Allgatherv, per peer:
+ * opening.c builds this view for each). */
 typedef struct {
     int64_t send;   /* bytes of its block */
     int64_t expect; /* bytes it expects from each process of the other group */
@@ -128,6 +143,10 @@ typedef struct {
     int hard;       /* its arguments cannot be used point to point: it sends only empty messages and
                      * drops what it receives */
     int pieces;     /* it leaves early and sends its block in pieces (only then: ig_opening_tag) */
+    int stays;      /* it never leaves early (an MPI_Allgatherv: above), whatever it expects */
+    int expects_any;/* it expects data from some process of the other group (said in a staying
+                     * process's tag, so that a process that sends nothing learns whether its group
+                     * sends: what the summary counts, not what the round does) */
 } ig_opening_self;
 
 /* What it learned from one peer in round one. */
@@ -137,6 +156,8 @@ typedef struct {
     int64_t got;    /* bytes of the peer's block received (when small; in pieces, the whole block's) */
     int truncated;  /* the peer's block exceeded what this process expects */
     int pieces;     /* the peer sends its block in pieces: more follow the first */
+    int stays;      /* the peer never leaves early */
+    int expects_any;/* the peer is small and expects data from some process of this process's group */
 } ig_opening_heard;
 
 /* The tag of a process's round-one messages, on a communicator whose tags
@@ -151,15 +172,16 @@ int64_t ig_opening_named(int64_t bytes, int64_t max_bytes);
  * message with this tag, `got` bytes received, truncated or not. */
 ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated, int64_t room);
 
-/* Whether a process leaves early (above): small, and expects nothing. */
+/* Whether a process leaves early (above): small, expects nothing, and
+ * does not stay. */
 static inline int ig_opening_self_leaves_early(const ig_opening_self *self)
 {
-    return self->small && self->expect == 0;
+    return self->small && self->expect == 0 && !self->stays;
 }
 
 static inline int ig_opening_peer_leaves_early(const ig_opening_heard *peer)
 {
-    return peer->small && peer->expect == 0;
+    return peer->small && peer->expect == 0 && !peer->stays;
 }
 
 /* Whether a process that has not left exchanges a verdict with this peer

@@ -45,6 +45,34 @@ for np_left in "4 2" "4 1" "4 3" "7 3" "8 4"; do
     echo "ok np=$1 left=$2: ended $(summary_total ended), pair by pair $(summary_total pair-by-pair), went on $(summary_total went-on)"
 done
 
+# MPI_Allgatherv (tests/mpi/opening_v.c): uneven blocks, every third one
+# empty, placed in reverse order with gaps.  Each process names in each
+# peer's tag what it expects from that peer and never leaves early: the
+# correct calls with small blocks end after round one on every process
+# (uneven-left, -right, -full and the plain call after each: at least six a
+# process; a tag that named one size for every peer would end them pair by
+# pair), none pair by pair, none erroneous; then every scenario, the
+# erroneous ones and the unusable arguments ("hard") among them, each
+# byte and error class checked.
+for np_left in "4 2" "5 1" "7 3"; do
+    set -- $np_left
+    run_preloaded "$1" "$TESTS_BIN/opening_v" "$2" correct
+    expect_pass opening_v
+    if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+        expect_total ended -ge $((6 * $1))
+        expect_total pair-by-pair -eq 0
+        expect_total erroneous-sizes -eq 0
+    else
+        expect_total ended -eq 0
+    fi
+    hard=""
+    [ "$IG_LAUNCHER_KIND" != openmpi ] || hard=hard
+    run_preloaded "$1" "$TESTS_BIN/opening_v" "$2" $hard
+    expect_pass opening_v
+    [ -z "$hard" ] || expect_total pair-by-pair -gt 0
+    echo "ok MPI_Allgatherv np=$1 left=$2: ended $(summary_total ended), pair by pair $(summary_total pair-by-pair), went on $(summary_total went-on)"
+done
+
 # The round skipped (src/decide.h, ig_decide_opening_skip_next): at 1+3
 # the large calls go on to the agreement, so the call after them skips the
 # round; with every scenario right after three large calls, the erroneous

@@ -2,7 +2,9 @@
  * The opening round (src/opening_plan.h), simulated without MPI for every
  * layout of small groups: each process's sizes, whether it is small, and
  * whether its arguments are unusable, chosen freely (so also in every
- * erroneous way).  The round is safe when:
+ * erroneous way); and processes of an MPI_Allgatherv, which expect their
+ * own size from each peer and never leave early ("stays"), alone and mixed
+ * with the others.  The round is safe when:
  *   - both ends of a pair judge it alike (done or not), so the verdicts
  *     and the late blocks each have exactly one sender and one receiver;
  *   - every process that does not leave after round one makes the same
@@ -34,20 +36,33 @@ typedef struct {
     int n[2], np;
     int64_t max_bytes; /* what the communicator's tags name exactly */
     ig_opening_self self[MAXP];
+    /* For a process that stays (an MPI_Allgatherv): what it expects from
+     * each peer, in place of self[x].expect. */
+    int64_t expect_from[MAXP][MAXP];
 } layout;
 
 static int group_of(const layout *l, int i) { return i < l->n[0] ? 0 : 1; }
+
+/* Process x as peer y sees it: what it expects from y (opening.c's
+ * self_toward). */
+static ig_opening_self toward(const layout *l, int x, int y)
+{
+    ig_opening_self view = l->self[x];
+    if (view.stays && !view.hard)
+        view.expect = l->expect_from[x][y];
+    return view;
+}
 
 /* What the receiver sees of the sender's round-one message: a sender in
  * pieces sends only its first piece there (the tag then names the whole). */
 static ig_opening_heard heard_by(const layout *l, int receiver, int sender)
 {
-    const ig_opening_self *s = &l->self[sender], *r = &l->self[receiver];
-    int64_t bytes = s->small ? s->send : 0, room = r->hard ? 0 : r->expect;
-    if (s->pieces && bytes > IG_OPENING_PIECE_BYTES)
+    ig_opening_self s = toward(l, sender, receiver), r = toward(l, receiver, sender);
+    int64_t bytes = s.small ? s.send : 0, room = r.hard ? 0 : r.expect;
+    if (s.pieces && bytes > IG_OPENING_PIECE_BYTES)
         bytes = IG_OPENING_PIECE_BYTES;
     int truncated = bytes > room;
-    return ig_opening_heard_from(ig_opening_tag(s, l->max_bytes), truncated ? room : bytes, truncated, room);
+    return ig_opening_heard_from(ig_opening_tag(&s, l->max_bytes), truncated ? room : bytes, truncated, room);
 }
 
 enum { ENDED, GO_ON, PAIR_BY_PAIR };
@@ -73,7 +88,8 @@ static void simulate(const layout *l)
             if (group_of(l, x) == group_of(l, y))
                 continue;
             heard[x][y] = heard_by(l, x, y);
-            done[x][y] = ig_opening_pair_done(&l->self[x], &heard[x][y]);
+            ig_opening_self view = toward(l, x, y);
+            done[x][y] = ig_opening_pair_done(&view, &heard[x][y]);
             n_done[x] += done[x][y];
             peers[x]++;
         }
@@ -110,7 +126,8 @@ static void simulate(const layout *l)
         for (int y = 0; y < l->np; y++) {
             if (group_of(l, x) == group_of(l, y))
                 continue;
-            const ig_opening_self *s = &l->self[x], *r = &l->self[y];
+            ig_opening_self sv = toward(l, x, y), rv = toward(l, y, x);
+            const ig_opening_self *s = &sv, *r = &rv;
             int sends = state[x] == PAIR_BY_PAIR && ig_opening_sends_late(s, &heard[x][y]);
             int receives = state[y] == PAIR_BY_PAIR && ig_opening_receives_late(&heard[y][x]);
             REQUIRE(sends == receives, "late block %d -> %d: sent %d, received %d", x, y, sends, receives);
@@ -129,8 +146,8 @@ static void simulate(const layout *l)
     for (int x = 0; x < l->np; x++)
         for (int y = 0; y < l->np; y++)
             if (group_of(l, x) != group_of(l, y)) {
-                const ig_opening_self *a = &l->self[x], *b = &l->self[y];
-                correct &= !a->hard && !b->hard && a->send == b->expect && a->small == b->small;
+                ig_opening_self a = toward(l, x, y), b = toward(l, y, x);
+                correct &= !a.hard && !b.hard && a.send == b.expect && a.small == b.small;
             }
     for (int x = 1; x < l->np && correct; x++)
         REQUIRE(state[x] == state[0] && state[0] != PAIR_BY_PAIR, "a correct call split (%d, %d)", state[0],
@@ -196,6 +213,116 @@ START_TEST(random_layouts_of_six)
 }
 END_TEST
 
+/* An MPI_Allgatherv process: it stays, and expects from each peer one of
+ * the sizes (a small process never beyond the cap). */
+static void make_staying(layout *l, int x, int64_t send, int small, const int64_t *expect_from)
+{
+    l->self[x] = (ig_opening_self){ .send = send, .small = small, .stays = 1 };
+    for (int y = 0; y < l->np; y++) {
+        l->expect_from[x][y] = expect_from[y];
+        if (expect_from[y] >= l->max_bytes && group_of(l, x) != group_of(l, y))
+            l->self[x].small = 0;
+    }
+    if (send >= l->max_bytes)
+        l->self[x].small = 0;
+}
+
+/* Every MPI_Allgatherv layout of up to three processes (each process's
+ * block, smallness, and what it expects from each peer), plus a hard
+ * process in its place; and random ones of six, alone and mixed with
+ * MPI_Allgather processes (an erroneous program). */
+START_TEST(allgatherv_layouts)
+{
+    static const int64_t sizes[4] = { 0, 8, 16, BIG };
+    const int64_t caps[] = { IG_OPENING_MAX_BYTES, 12 };
+    for (int c = 0; c < 2; c++)
+        for (int n0 = 1; n0 <= 2; n0++)
+            for (int n1 = 1; n0 + n1 <= 3; n1++) {
+                layout l = { .n = { n0, n1 }, .np = n0 + n1, .max_bytes = caps[c] };
+                /* Per process: 4 blocks x 2 smallness x 4^(peers) expectations, or hard. */
+                int peers_max = n0 > n1 ? n0 : n1, per = 8;
+                for (int i = 0; i < peers_max; i++)
+                    per *= 4;
+                per += 1;
+                long total = 1;
+                for (int i = 0; i < l.np; i++)
+                    total *= per;
+                for (long k = 0; k < total; k++) {
+                    long rest = k;
+                    for (int x = 0; x < l.np; x++, rest /= per) {
+                        int v = (int)(rest % per);
+                        if (v == per - 1) {
+                            l.self[x] = (ig_opening_self){ .hard = 1, .stays = 1 };
+                            continue;
+                        }
+                        int64_t from[MAXP] = { 0 };
+                        int e = v / 8;
+                        for (int y = 0; y < l.np; y++)
+                            if (group_of(&l, x) != group_of(&l, y)) {
+                                from[y] = sizes[e % 4];
+                                e /= 4;
+                            }
+                        make_staying(&l, x, sizes[v % 4], (v / 4) % 2, from);
+                    }
+                    simulate(&l);
+                }
+            }
+    srand(54321);
+    for (int k = 0; k < 200000; k++) {
+        layout l = { .n = { 1 + rand() % 5, 0 }, .max_bytes = k % 2 ? 12 : IG_OPENING_MAX_BYTES };
+        l.n[1] = 6 - l.n[0];
+        l.np = 6;
+        int mixed = k % 3 == 0;
+        for (int x = 0; x < l.np; x++) {
+            if (mixed && rand() % 2) {
+                l.self[x] = view(rand() % view_count(), l.max_bytes);
+                continue;
+            }
+            int64_t from[MAXP];
+            for (int y = 0; y < l.np; y++)
+                from[y] = sizes[rand() % 4];
+            make_staying(&l, x, sizes[rand() % 4], rand() % 2, from);
+            if (rand() % 16 == 0)
+                l.self[x] = (ig_opening_self){ .hard = 1, .stays = 1 };
+        }
+        simulate(&l);
+    }
+}
+END_TEST
+
+/* A correct MPI_Allgatherv with blocks of different sizes, every process
+ * small: every pair is done after round one, on every process (the
+ * staying senders too); with one sender not small, no process ends in the
+ * round (the pairs with the others' small blocks are done, the large one's
+ * not: they finish pair by pair, never half gone on). */
+START_TEST(allgatherv_correct_calls)
+{
+    for (int large = 0; large < 2; large++) {
+        layout l = { .n = { 3, 2 }, .np = 5, .max_bytes = IG_OPENING_MAX_BYTES };
+        const int64_t blocks[3] = { 8, 0, 16 };
+        for (int x = 0; x < 3; x++) {
+            int64_t from[MAXP] = { 0 };
+            make_staying(&l, x, blocks[x], !(large && x == 2), from);
+        }
+        for (int x = 3; x < 5; x++) {
+            int64_t from[MAXP] = { blocks[0], blocks[1], blocks[2] };
+            make_staying(&l, x, 0, 1, from);
+        }
+        simulate(&l);
+        for (int x = 0; x < 3; x++)
+            for (int y = 3; y < 5; y++) {
+                ig_opening_self sx = toward(&l, x, y), sy = toward(&l, y, x);
+                ig_opening_heard hx = heard_by(&l, x, y), hy = heard_by(&l, y, x);
+                REQUIRE(!ig_opening_self_leaves_early(&sx) && !ig_opening_peer_leaves_early(&hy),
+                        "an MPI_Allgatherv sender leaves early");
+                int done = ig_opening_pair_done(&sx, &hx);
+                REQUIRE(done == ig_opening_pair_done(&sy, &hy), "pair %d-%d judged differently", x, y);
+                REQUIRE(done == !(large && x == 2), "pair %d-%d: done %d with large %d", x, y, done, large);
+            }
+    }
+}
+END_TEST
+
 START_TEST(tags_carry_what_a_pair_compares)
 {
     for (size_t u = 0; u < sizeof tag_ubs / sizeof tag_ubs[0]; u++) {
@@ -209,8 +336,18 @@ START_TEST(tags_carry_what_a_pair_compares)
                 int tag = ig_opening_tag(&s, max);
                 REQUIRE(tag >= IG_OPENING_TAG_FIRST && tag <= tag_ubs[u], "tag %d out of range", tag);
                 ig_opening_heard h = ig_opening_heard_from(tag, 3, 0, 3);
-                REQUIRE(h.expect == expects[e] && h.small == small && !h.hard && !h.pieces,
+                REQUIRE(h.expect == expects[e] && h.small == small && !h.hard && !h.pieces && !h.stays,
                         "tag %d decoded wrongly", tag);
+                REQUIRE(h.expects_any == (small && expects[e] > 0), "tag %d: expects from the group", tag);
+                for (int any = 0; any < 2; any++) {
+                    s.stays = 1;
+                    s.expects_any = any;
+                    tag = ig_opening_tag(&s, max);
+                    h = ig_opening_heard_from(tag, 3, 0, 3);
+                    REQUIRE(tag <= tag_ubs[u] && h.expect == expects[e] && h.small == small && !h.hard &&
+                                !h.pieces && h.stays == small && h.expects_any == (small && any),
+                            "staying tag %d decoded wrongly", tag);
+                }
             }
         /* Every flag at once, and sizes beyond what the tags name: still legal tags,
          * which say "the cap or more". */
@@ -306,6 +443,10 @@ START_TEST(tag_says_who_leaves_early)
 {
     const ig_opening_self selves[] = { { .send = 8, .expect = 0, .small = 1 },
                                        { .send = 0, .expect = 0, .small = 1 },
+                                       { .send = 8, .expect = 0, .small = 1, .stays = 1 },
+                                       { .send = 0, .expect = 0, .small = 1, .stays = 1 },
+                                       { .send = 8, .expect = 8, .small = 1, .stays = 1 },
+                                       { .send = 8, .expect = 0, .stays = 1 },
                                        { .send = 1 << 20, .expect = 0, .small = 1, .pieces = 1 },
                                        { .send = 8, .expect = 8, .small = 1 },
                                        { .send = 0, .expect = 1 << 20, .small = 1 },
@@ -468,6 +609,8 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, every_layout_up_to_four_processes);
     tcase_add_test(tc, random_layouts_of_six);
+    tcase_add_test(tc, allgatherv_layouts);
+    tcase_add_test(tc, allgatherv_correct_calls);
     tcase_add_test(tc, tags_carry_what_a_pair_compares);
     tcase_add_test(tc, pieces_carry_the_block_size);
     tcase_add_test(tc, pieces_after_follow_the_tag);
