@@ -91,8 +91,8 @@ int64_t ig_comm_cache_opening_max_bytes(const ig_comm_cache *cache);
  * (ig_decide_opening_predict_skip; observed after each call, alike on
  * every process). */
 typedef struct {
-    int64_t send, expect; /* send < 0: none yet */
-    int small;
+    int64_t send, expect, expect_total; /* send < 0: none yet */
+    int allgatherv, small;
     ig_opening_history history;
 } ig_opening_memo;
 ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache);

@@ -499,39 +499,59 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
            n0 + n1 <= IG_OPENING_MAX_PROCS;
 }
 
-int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
-                            int oversubscribed, int64_t max_bytes, const ig_settings *s)
+/* Whether the decision serves a shape of block sizes below max_bytes
+ * with the direct algorithm alone, every send posted at once.  Sizes
+ * alone: the agreement's layout flags could change the choice (they take
+ * the byte-cutting algorithms away and, under
+ * INTERGATHER_MANY_SENDERS=join with p > q, an overlapping send type turns
+ * the join plan into spread, which may cost less than direct), but that
+ * changes only which algorithm the agreed path would have run; a call the
+ * round ends has all its blocks either way. */
+static int served_by_direct_alone(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s)
 {
-    ig_shape guess;
     ig_choice ch;
-    if (send_bytes < 0 || expect_bytes < 0 || send_bytes >= max_bytes || expect_bytes >= max_bytes)
+    if (sh->max_block[0] >= (uint64_t)max_bytes || sh->max_block[1] >= (uint64_t)max_bytes)
         return 0;
-    /* The sizes alone, which every process reads alike (its own, its
-     * peers' from the round's tags).  The agreement's layout flags could
-     * change the choice: they take the byte-cutting algorithms away and,
-     * under INTERGATHER_MANY_SENDERS=join with p > q, an overlapping send
-     * type turns the join plan into spread, which may cost less than
-     * direct.  That changes only which algorithm the agreed path would
-     * have run; a call the round ends has all its blocks either way. */
-    ig_shape_guess_uniform(group, send_bytes, expect_bytes, 0, 0, n0, n1, nodes, oversubscribed, &guess);
-    ig_decide(&guess, 0, s, &ch);
+    ig_decide(sh, allgatherv, s, &ch);
     if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
         return 0;
     /* The opening posts every send at once: only where the direct step
      * would too, in either group (the larger group's count, so that both
      * groups answer alike: a 20 + 4 call is small for neither). */
-    return (n0 > n1 ? n0 : n1) <= ch.steps[0].window;
+    return (sh->n[0] > sh->n[1] ? sh->n[0] : sh->n[1]) <= ch.steps[0].window;
 }
 
-int ig_decide_opening_skip_next(const ig_shape *sh, int64_t max_bytes, const ig_settings *s)
+int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
+                            int oversubscribed, int64_t max_bytes, const ig_settings *s)
+{
+    ig_shape guess;
+    if (send_bytes < 0 || expect_bytes < 0)
+        return 0;
+    /* What every process reads alike: its own sizes, its peers' from the
+     * round's tags. */
+    ig_shape_guess_uniform(group, send_bytes, expect_bytes, 0, 0, n0, n1, nodes, oversubscribed, &guess);
+    return served_by_direct_alone(&guess, 0, max_bytes, s);
+}
+
+int ig_decide_opening_sends_v(int group, int64_t send_bytes, int64_t expect_max, int64_t expect_total, int n0,
+                              int n1, int nodes, int oversubscribed, int64_t max_bytes, const ig_settings *s)
+{
+    ig_shape guess;
+    if (send_bytes < 0 || expect_max < 0 || expect_total < expect_max)
+        return 0;
+    ig_shape_guess_uniform(group, send_bytes, expect_max, 0, 0, n0, n1, nodes, oversubscribed, &guess);
+    guess.total[1 - group] = (uint64_t)expect_total; /* the other group's blocks exactly, its largest as above */
+    return served_by_direct_alone(&guess, 1, max_bytes, s);
+}
+
+int ig_decide_opening_skip_next(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s)
 {
     if (sh->reason != IG_FALLBACK_NONE || sh->sizes != IG_SIZES_AGREE || (sh->total[0] == 0 && sh->total[1] == 0))
         return 0;
-    /* Blocks beyond what an int64 holds are not small either. */
-    if (sh->max_block[0] > INT64_MAX || sh->max_block[1] > INT64_MAX)
-        return 1;
-    return !ig_decide_opening_sends(0, (int64_t)sh->max_block[0], (int64_t)sh->max_block[1], sh->n[0], sh->n[1],
-                                    sh->nodes, sh->oversubscribed, max_bytes, s);
+    ig_shape sizes_alone = *sh;
+    sizes_alone.send_overlaps[0] = sizes_alone.send_overlaps[1] = 0;
+    sizes_alone.scattered = sizes_alone.sparse = 0;
+    return !served_by_direct_alone(&sizes_alone, allgatherv, max_bytes, s);
 }
 
 /* The last three times, as three bits (decide.h). */

@@ -120,10 +120,22 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
 int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
                             int oversubscribed, int64_t max_bytes, const ig_settings *s);
 
+/* The same for an MPI_Allgatherv process, whose receive counts give the
+ * other group's blocks exactly: the largest, expect_max, and their sum,
+ * expect_total (its own group's it guesses as its own block, send_bytes,
+ * each).  In a half-duplex call every receiver so judges the agreed shape
+ * itself, and all alike: blocks of different sizes that the decision
+ * serves otherwise (the relay, say, where the direct algorithm's largest
+ * sender would carry the most) are not small, though uniform blocks of the
+ * largest size would be. */
+int ig_decide_opening_sends_v(int group, int64_t send_bytes, int64_t expect_max, int64_t expect_total, int n0,
+                              int n1, int nodes, int oversubscribed, int64_t max_bytes, const ig_settings *s);
+
 /* Whether the next MPI_Allgather on a communicator where the opening
  * applies skips its round and goes straight to the agreement: the call
- * just agreed, of shape sh, is one the round would not have ended (not the
- * direct algorithm's sizes, ig_decide_opening_sends), so a program that
+ * just agreed, of shape sh (an MPI_Allgatherv's where allgatherv), is one
+ * the round would not have ended (its sizes, without the layout flags, are
+ * not the direct algorithm's alone), so a program that
  * calls with the same sizes again would pay the round and its verdicts
  * for nothing (on the emulated cluster, 1.7 of 2.9 ms at 4+12 with 4 KiB
  * blocks).  A call whose shape the round would end, an erroneous one, one
@@ -131,7 +143,7 @@ int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes,
  * lets the round run again.  From the agreed shape, the agreed settings
  * and the communicator's max_bytes only: every process that finished the
  * agreement answers alike. */
-int ig_decide_opening_skip_next(const ig_shape *sh, int64_t max_bytes, const ig_settings *s);
+int ig_decide_opening_skip_next(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s);
 
 /* Whether the next MPI_Allgather skips the opening round, predicted from
  * the communicator's last calls where the round applies.  Each such call

@@ -460,20 +460,30 @@ static int pair_by_pair_outcome(const opening *o, int rc)
     return o->peer_hard ? MPI_ERR_OTHER : MPI_SUCCESS;
 }
 
-/* ig_decide_opening_sends, remembered for the communicator's last sizes
- * (its other inputs are the communicator's own: the settings, the group
- * sizes, the nodes; a whole decision per call cost about a microsecond). */
-static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, const int n[2], int64_t send,
-                        int64_t expect)
+/* ig_decide_opening_sends (or _v), remembered for the communicator's last
+ * sizes (its other inputs are the communicator's own: the settings, the
+ * group sizes, the nodes; a whole decision per call cost about a
+ * microsecond).  `self` holds the largest expected block; expect_total
+ * the sum over the peers. */
+static int judged_small(ig_comm_cache *cache, const ig_settings *s, const ig_opening_self *self,
+                        int64_t expect_total)
 {
     ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
-    if (m->send != send || m->expect != expect) {
-        m->small = ig_decide_opening_sends(group, send, expect, n[0], n[1], ig_comm_cache_nodes(cache),
-                                           ig_comm_cache_oversubscribed(cache),
-                                           ig_comm_cache_opening_max_bytes(cache), s);
-        m->send = send;
-        m->expect = expect;
-    }
+    int n[2], group = ig_comm_cache_group_sizes(cache, n), nodes = ig_comm_cache_nodes(cache);
+    int over = ig_comm_cache_oversubscribed(cache);
+    int64_t max_bytes = ig_comm_cache_opening_max_bytes(cache);
+    if (m->send == self->send && m->expect == self->expect && m->expect_total == expect_total &&
+        m->allgatherv == self->stays)
+        return m->small;
+    if (self->stays)
+        m->small = ig_decide_opening_sends_v(group, self->send, self->expect, expect_total, n[0], n[1], nodes, over,
+                                             max_bytes, s);
+    else
+        m->small = ig_decide_opening_sends(group, self->send, self->expect, n[0], n[1], nodes, over, max_bytes, s);
+    m->send = self->send;
+    m->expect = self->expect;
+    m->expect_total = expect_total;
+    m->allgatherv = self->stays;
     return m->small;
 }
 
@@ -483,21 +493,23 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, int group, c
  * it per peer, self_toward). */
 static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, const ig_settings *s)
 {
-    int n[2], group = ig_comm_cache_group_sizes(cache, n);
     ig_opening_self self = { .hard = c->hard_error != MPI_SUCCESS, .stays = c->op == IG_OP_ALLGATHERV };
+    int64_t total = 0;
     if (self.hard)
         return self;
     self.send = c->send_bytes;
-    for (int j = 0; j < c->remote_size; j++)
-        if (ig_call_expected_from(c, j) > self.expect)
-            self.expect = ig_call_expected_from(c, j);
+    for (int j = 0; j < c->remote_size; j++) {
+        int64_t bytes = ig_call_expected_from(c, j);
+        total += bytes;
+        self.expect = bytes > self.expect ? bytes : self.expect;
+    }
     self.expects_any = self.expect > 0;
     /* An MPI_Allgatherv process that sends and expects nothing takes no
      * part in the data: small, so that its pairs end in the one round
      * (the model, asked about empty sizes, answers with an empty call). */
     int empty = self.stays && self.send == 0 && self.expect == 0;
     self.small = c->local_reason == IG_FALLBACK_NONE &&
-                 (empty || judged_small(cache, s, group, n, self.send, self.expect));
+                 (empty || judged_small(cache, s, &self, total));
     return self;
 }
 
@@ -561,7 +573,8 @@ void ig_opening_agreed(const ig_call *c, ig_comm_cache *cache, const ig_settings
 {
     if (ig_opening_applies(c, cache, s))
         ig_decide_opening_observe(&ig_comm_cache_opening_memo(cache)->history,
-                                  ig_decide_opening_skip_next(shape, ig_comm_cache_opening_max_bytes(cache), s));
+                                  ig_decide_opening_skip_next(shape, c->op == IG_OP_ALLGATHERV,
+                                                              ig_comm_cache_opening_max_bytes(cache), s));
 }
 
 ig_opening_outcome ig_opening_after_all(const ig_call *c, ig_comm_cache *cache, const ig_settings *s,

@@ -92,7 +92,7 @@ typedef struct {
      * net_measure.c) instead of taking net_model / shm_model as they are;
      * the default between nodes, not within one. */
     int net_measure, shm_measure;
-    /* INTERGATHER_OPENING: whether MPI_Allgather calls start with the
+    /* INTERGATHER_OPENING: whether MPI_Allgather(v) calls start with the
      * opening round (opening_plan.h): IG_OPENING_ON (the default; an early
      * sender cuts its block into eager pieces between nodes only),
      * IG_OPENING_OFF, or IG_OPENING_PIECES (cuts also within a node: for

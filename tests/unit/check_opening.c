@@ -473,7 +473,7 @@ static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int
 {
     ig_shape sh;
     ig_shape_guess_uniform(0, a, b, 0, 0, n0, n1, nodes, over, &sh);
-    int skip = ig_decide_opening_skip_next(&sh, max, s);
+    int skip = ig_decide_opening_skip_next(&sh, 0, max, s);
     REQUIRE(skip == (!(a == 0 && b == 0) && !small), "%d+%d %lld/%lld: skip %d, small %d", n0, n1, (long long)a,
             (long long)b, skip, small);
     *skips += skip;
@@ -481,10 +481,10 @@ static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int
         return;
     ig_shape odd = sh;
     odd.sizes = IG_SIZES_TRUNCATE;
-    REQUIRE(!ig_decide_opening_skip_next(&odd, max, s), "skips after an erroneous call");
+    REQUIRE(!ig_decide_opening_skip_next(&odd, 0, max, s), "skips after an erroneous call");
     odd = sh;
     odd.reason = IG_FALLBACK_ARGUMENTS;
-    REQUIRE(!ig_decide_opening_skip_next(&odd, max, s), "skips after unusable arguments");
+    REQUIRE(!ig_decide_opening_skip_next(&odd, 0, max, s), "skips after unusable arguments");
 }
 
 START_TEST(small_is_joint_and_direct)
@@ -531,6 +531,41 @@ START_TEST(small_is_joint_and_direct)
     REQUIRE(!ig_decide_opening_applies(&s, 20, 13, 1), "applies beyond its room");
     s.topology = IG_TOPOLOGY_RING;
     REQUIRE(!ig_decide_opening_applies(&s, 2, 2, 1), "applies where direct cannot be chosen");
+}
+END_TEST
+
+/* MPI_Allgatherv (ig_decide_opening_sends_v): a receiver judges the other
+ * group's blocks as they are.  8+8 between nodes on the emulated cluster's
+ * model, blocks of 1/8 to 8/8 of 64 KiB: uniform blocks of 64 KiB would be
+ * the direct algorithm's, these are the relay's (docs/performance.md,
+ * thirty-seventh session), so the receivers are not small and the call
+ * goes on to the agreement, where the relay serves it; and after it the
+ * next call skips the round.  Blocks all equal: small from both groups,
+ * as ig_decide_opening_sends says. */
+START_TEST(allgatherv_small_from_the_blocks)
+{
+    ig_settings s;
+    ig_settings_defaults(&s);
+    s.net_model = (ig_cost_params){ 1.2e-4, 7.9e-8, 0, 0 };
+    const int64_t k = 65536, total = 36 * k / 8, max = IG_OPENING_MAX_BYTES;
+    REQUIRE(ig_decide_opening_sends(1, 0, k, 8, 8, 2, 0, max, &s), "uniform 64 KiB blocks are not direct's");
+    REQUIRE(!ig_decide_opening_sends_v(1, 0, k, total, 8, 8, 2, 0, max, &s),
+            "a receiver of blocks of 1/8 to 8/8 of 64 KiB is small");
+    REQUIRE(ig_decide_opening_sends_v(1, 0, k, 8 * k, 8, 8, 2, 0, max, &s) &&
+                ig_decide_opening_sends_v(0, k, 0, 0, 8, 8, 2, 0, max, &s),
+            "equal MPI_Allgatherv blocks are not small where MPI_Allgather's are");
+    REQUIRE(!ig_decide_opening_sends_v(1, 0, k, k - 1, 8, 8, 2, 0, max, &s), "a total below the largest block");
+    ig_shape sh;
+    ig_shape_guess_uniform(1, 0, k, 0, 0, 8, 8, 2, 0, &sh);
+    sh.total[0] = (uint64_t)total;
+    REQUIRE(ig_decide_opening_skip_next(&sh, 1, max, &s), "the round not skipped after blocks the relay serves");
+    sh.total[0] = (uint64_t)(8 * k);
+    REQUIRE(!ig_decide_opening_skip_next(&sh, 1, max, &s), "the round skipped after equal small blocks");
+    /* Scattered blocks take the relay away in the agreed decision, not in
+     * the round's judgement (sizes alone): the skip is judged alike. */
+    sh.total[0] = (uint64_t)total;
+    sh.scattered = 1;
+    REQUIRE(ig_decide_opening_skip_next(&sh, 1, max, &s), "layout flags changed the skip");
 }
 END_TEST
 
@@ -611,6 +646,7 @@ int main(void)
     tcase_add_test(tc, random_layouts_of_six);
     tcase_add_test(tc, allgatherv_layouts);
     tcase_add_test(tc, allgatherv_correct_calls);
+    tcase_add_test(tc, allgatherv_small_from_the_blocks);
     tcase_add_test(tc, tags_carry_what_a_pair_compares);
     tcase_add_test(tc, pieces_carry_the_block_size);
     tcase_add_test(tc, pieces_after_follow_the_tag);
