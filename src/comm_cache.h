@@ -94,6 +94,13 @@ typedef struct {
     int64_t send, expect, expect_total; /* send < 0: none yet */
     int allgatherv, small;
     ig_opening_history history;
+    /* An MPI_Allgatherv sender that expects nothing leaves early only with
+     * a block of early_send bytes, the size it last sent in the round,
+     * and only if every receiver was small then (early_ok; opening_plan.h,
+     * "stays"): heard in round one when it stayed, read from the settled
+     * round-one messages when it left. */
+    int64_t early_send; /* -1: none yet */
+    int early_ok;
 } ig_opening_memo;
 ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache);
 

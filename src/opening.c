@@ -218,6 +218,7 @@ static int leave_early(opening *o, ig_opening_left *left)
     /* After the sends, which its peers wait for: the receives wait for
      * nothing, and a message that comes first waits for its receive. */
     left->n = o->remote;
+    left->peer_not_small = 0;
     for (int j = 0; j < o->remote; j++) {
         left->recv[j] = MPI_REQUEST_NULL;
         ig_err_keep(&rc, ig_irecv_sink(left->sink[j], j, MPI_ANY_TAG, o->comm, &left->recv[j]));
@@ -495,6 +496,7 @@ static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, co
 {
     ig_opening_self self = { .hard = c->hard_error != MPI_SUCCESS, .stays = c->op == IG_OP_ALLGATHERV };
     int64_t total = 0;
+    const ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
     if (self.hard)
         return self;
     self.send = c->send_bytes;
@@ -510,7 +512,28 @@ static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, co
     int empty = self.stays && self.send == 0 && self.expect == 0;
     self.small = c->local_reason == IG_FALLBACK_NONE &&
                  (empty || judged_small(cache, s, &self, total));
+    /* An MPI_Allgatherv sender that expects nothing leaves early after all
+     * where its receivers were all small the last time it sent a block of
+     * this size in the round (opening_plan.h, "stays"): a program calling
+     * with the same sizes again, small, pays its receivers' arrival only
+     * once.  Its tag then names what it expects from every peer: nothing. */
+    if (self.stays && self.expect == 0 && self.send > 0 && m->early_ok && m->early_send == self.send)
+        self.stays = 0;
     return self;
+}
+
+/* What a sender that expects nothing learned of its receivers in this
+ * round (above): heard when it stayed; when it left, read from their
+ * messages when it settles them (ig_opening_run). */
+static void remember_receivers(const opening *o, ig_comm_cache *cache, int left_early)
+{
+    ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
+    if (!o->self.small || o->self.expect != 0 || o->self.send == 0)
+        return;
+    m->early_send = o->self.send;
+    m->early_ok = 1;
+    for (int j = 0; j < o->remote && !left_early; j++)
+        m->early_ok &= o->heard[j].small && !o->heard[j].hard;
 }
 
 /* The round itself, once what an earlier call left is settled. */
@@ -526,6 +549,7 @@ static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, cons
     o.self.pieces = cuts_into_pieces(&o, s, ig_comm_cache_nodes(cache));
     int early = ig_opening_self_leaves_early(&o.self);
     *rc = early ? leave_early(&o, left) : round_one(&o);
+    remember_receivers(&o, cache, early);
     if (early || o.n_done == o.remote) {
         ig_stats_opening(IG_OPENING_STAT_ENDED);
         count_served(&o);
@@ -553,8 +577,13 @@ static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, cons
 
 ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
-    /* Before any receive of this call, what an earlier call left. */
-    ig_opening_left_settle(ig_comm_cache_opening_left(cache), ig_comm_cache_opening(cache));
+    /* Before any receive of this call, what an earlier call left; where
+     * it left early, whether its receivers were small (what_it_brings). */
+    ig_opening_left *left = ig_comm_cache_opening_left(cache);
+    int had_left = left->n > 0;
+    ig_opening_left_settle(left, ig_comm_cache_opening(cache));
+    if (had_left)
+        ig_comm_cache_opening_memo(cache)->early_ok = !left->peer_not_small;
     /* The last calls' classes predict that this round would not end this
      * call (observed below and by ig_opening_agreed, alike on every
      * process). */

@@ -43,9 +43,12 @@ int ig_opening_left_settle_peer(ig_opening_left *left, int j, MPI_Comm comm, int
         return 0;
     *req = MPI_REQUEST_NULL; /* completed, or failed (then Open MPI has freed it) */
     *tag = -1;
-    if (rc != MPI_SUCCESS && !ig_is_truncation(rc))
+    if (rc != MPI_SUCCESS && !ig_is_truncation(rc)) {
+        left->peer_not_small = 1;
         return 1; /* a failed receive says nothing about what follows */
+    }
     *tag = st.MPI_TAG;
+    left->peer_not_small |= !ig_opening_tag_small(st.MPI_TAG);
     drop_pieces(j, st.MPI_TAG, comm);
     left->sent_in_vain |= ig_sink_took_data(rc, &st); /* a block came, and was dropped */
     return 1;

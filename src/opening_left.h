@@ -50,6 +50,8 @@ typedef struct {
     char sink[IG_OPENING_MAX_PROCS][IG_SINK_BYTES]; /* where each takes its message (p2p.h) */
     int n;                                  /* remote ranks held (0: no receive to settle) */
     int sent_in_vain;                       /* a peer's block came although this process expected nothing */
+    int peer_not_small;                     /* a settled message said its sender was not small (or said
+                                             * nothing): some receiver of this process's block was not */
     MPI_Request *sends;                     /* pieces not yet taken (erroneous calls), n_sends of them */
     int n_sends;
     char *copy; /* the buffer a sender in pieces sends from, copy_room bytes, kept for the next calls (above) */

@@ -82,6 +82,11 @@ int64_t ig_opening_pieces_after(int tag)
     return h.pieces ? ig_opening_piece_count(h.got) - 1 : 0;
 }
 
+int ig_opening_tag_small(int tag)
+{
+    return tag >= IG_OPENING_TAG_FIRST && ig_opening_heard_from(tag, 0, 0, 0).small;
+}
+
 int ig_opening_tag_leaves_early(int tag)
 {
     if (tag < IG_OPENING_TAG_FIRST)

@@ -34,15 +34,23 @@
  *     Where its block is larger than an eager message (between nodes,
  *     IG_OPENING_PIECE_BYTES) it sends it in pieces that each fit one
  *     (below), so that its sends complete before its receivers arrive.
- *     A process of an MPI_Allgatherv never leaves early ("stays", said in
- *     its tag): it knows its own block, not its group's others, and one
- *     large block elsewhere in its group makes the receivers not small; a
- *     sender that had left would then hold the call to finishing pair by
- *     pair (the direct algorithm for the large blocks), where without it
- *     every process goes on to the agreement and the decision's choice
- *     (the relay, say, 1.4x to 2.4x faster there: docs/performance.md,
- *     thirty-seventh session).  It waits for its receivers' round-one
- *     messages instead, one latency.
+ *     A process of an MPI_Allgatherv "stays" (said in its tag): it does
+ *     not leave early.  A sender knows its own block, not its group's
+ *     others, and a large block elsewhere in its group, or blocks of
+ *     different sizes that the decision serves otherwise (the relay),
+ *     make the receivers not small, which judge the blocks as they are
+ *     (decide.h: ig_decide_opening_sends_v); a sender that had left would
+ *     hold the call to finishing pair by pair (the direct algorithm), where
+ *     without it every process goes on to the agreement and the
+ *     decision's choice (the relay, say, 1.4x to 2.4x faster there:
+ *     docs/performance.md, thirty-seventh session).  It waits for its
+ *     receivers' round-one messages instead, and learns from them: where
+ *     they were all small, its next call with a block of the same size
+ *     leaves early after all, as an MPI_Allgather's sender (opening.c,
+ *     what_it_brings; where it was wrong, its receivers' messages, read
+ *     when it settles them, say so and it stays again).  A process that
+ *     expects something from any peer always stays: its tag to a peer
+ *     names what it expects from that peer only, which may be nothing.
  *   - Any other process exchanges one more small message (the verdict)
  *     with each peer whose pair is not done -- the same pairs seen from
  *     both ends -- saying whether none of its own pairs is done (and
@@ -132,6 +140,10 @@ int64_t ig_opening_pieces_after(int tag);
  * below the round-one tags (-1: the receive failed, nothing is known)
  * counts as leaving, so that nobody waits on what it cannot know. */
 int ig_opening_tag_leaves_early(int tag);
+
+/* Whether the sender of a round-one message with this tag was small (a
+ * tag below the round-one tags: nothing is known, not small). */
+int ig_opening_tag_small(int tag);
 
 /* What a process brings to the opening, as one peer sees it: `expect` is
  * what it expects from that peer (in an MPI_Allgatherv, per peer:

@@ -16,6 +16,14 @@
  *   one-large      as uneven-full, with left rank 0 sending LARGE ints: a
  *                  block the model may not serve with the direct algorithm
  *                  alone, which the others' small blocks must not strand
+ *   learned        uneven-left three times (from the second on, the left
+ *                  group, whose receivers were all small, leaves early),
+ *                  then the same with left rank 0 sending LARGE ints: the
+ *                  others, with blocks of the sizes they learned, leave
+ *                  early, and where the large block makes the receivers
+ *                  not small the call ends pair by pair; the sender of
+ *                  the large block stays (a size it never sent) and sends
+ *                  it late.  Every block checked, and again after
  *   less-from-one  right rank 0 expects one int less from left rank 0
  *                  than it sends (erroneous): right rank 0 reports
  *                  MPI_ERR_TRUNCATE and keeps every other block; every
@@ -143,6 +151,13 @@ static void uneven_right(ctx *c) { uneven(c, "uneven-right", 0, 1, 0); }
 static void uneven_full(ctx *c) { uneven(c, "uneven-full", 1, 1, 0); }
 static void one_large(ctx *c) { uneven(c, "one-large", 1, 1, LARGE); }
 
+static void learned(ctx *c)
+{
+    for (int i = 0; i < 3; i++)
+        uneven(c, "learned (small calls)", 1, 0, 0);
+    uneven(c, "learned (one large block)", 1, 0, LARGE);
+}
+
 /* Right rank 0 expects `delta` ints more (or less) from left rank 0. */
 static void off_by(ctx *c, const char *what, int delta)
 {
@@ -214,6 +229,7 @@ int main(int argc, char **argv)
         int kind;
     } scenarios[] = { { uneven_left, "uneven-left", CORRECT },       { uneven_right, "uneven-right", CORRECT },
                       { uneven_full, "uneven-full", CORRECT },       { one_large, "one-large", CORRECT },
+                      { learned, "learned", CORRECT },
                       { less_from_one, "less-from-one", ERRONEOUS }, { more_from_one, "more-from-one", ERRONEOUS },
                       { null_displs, "null-displs", HARD },          { negative_count, "negative-count", HARD } };
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
