@@ -96,11 +96,12 @@ typedef struct {
     ig_opening_history history;
     /* An MPI_Allgatherv sender that expects nothing leaves early only with
      * a block of early_send bytes, the size it last sent in the round,
-     * and only if every receiver was small then (early_ok; opening_plan.h,
+     * and only after early_streak >= IG_OPENING_EARLY_AFTER calls in a row
+     * with that size in which every receiver was small (opening_plan.h,
      * "stays"): heard in round one when it stayed, read from the settled
-     * round-one messages when it left. */
+     * round-one messages when it left (early_pending until then). */
     int64_t early_send; /* -1: none yet */
-    int early_ok;
+    int early_streak, early_pending;
 } ig_opening_memo;
 ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache);
 

@@ -131,7 +131,7 @@ int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes,
 int ig_decide_opening_sends_v(int group, int64_t send_bytes, int64_t expect_max, int64_t expect_total, int n0,
                               int n1, int nodes, int oversubscribed, int64_t max_bytes, const ig_settings *s);
 
-/* Whether the next MPI_Allgather on a communicator where the opening
+/* Whether the next MPI_Allgather(v) on a communicator where the opening
  * applies skips its round and goes straight to the agreement: the call
  * just agreed, of shape sh (an MPI_Allgatherv's where allgatherv), is one
  * the round would not have ended (its sizes, without the layout flags, are
@@ -145,7 +145,7 @@ int ig_decide_opening_sends_v(int group, int64_t send_bytes, int64_t expect_max,
  * agreement answers alike. */
 int ig_decide_opening_skip_next(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s);
 
-/* Whether the next MPI_Allgather skips the opening round, predicted from
+/* Whether the next MPI_Allgather(v) skips the opening round, predicted from
  * the communicator's last calls where the round applies.  Each such call
  * is "large" where the round would not have ended it
  * (ig_decide_opening_skip_next of its agreed shape) and "small" otherwise

@@ -492,6 +492,34 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, const ig_ope
  * the most it expects from any peer: the size it is judged small by, as
  * the agreed decision judges a call by its largest block (round_one views
  * it per peer, self_toward). */
+/* Calls in a row, with a block of one size, in which an MPI_Allgatherv
+ * sender that expects nothing saw every receiver small, before it leaves
+ * early with a block of that size (opening_plan.h, "stays").  Two, not
+ * one: a program that alternates calls with and without a large block
+ * elsewhere in the group never has two such calls in a row, so its
+ * senders stay, and its large calls go on to the agreement (the relay,
+ * say) instead of finishing pair by pair after a wrong guess. */
+enum { IG_OPENING_EARLY_AFTER = 2 };
+
+static void observe_receivers(ig_opening_memo *m, int64_t send, int all_small)
+{
+    if (m->early_send != send) {
+        m->early_send = send;
+        m->early_streak = 0;
+    }
+    m->early_streak = all_small ? (m->early_streak < IG_OPENING_EARLY_AFTER ? m->early_streak + 1 : m->early_streak) : 0;
+}
+
+/* Whether an MPI_Allgatherv sender that expects nothing has learnt to
+ * leave early with this block (and to send it in round one: its
+ * receivers, which see every block of its group, judged such calls the
+ * direct algorithm's, whatever its own guess of its group says). */
+static int learnt_early(const ig_opening_memo *m, const ig_opening_self *self, int64_t max_bytes)
+{
+    return self->stays && self->expect == 0 && self->send > 0 && self->send < max_bytes &&
+           m->early_send == self->send && m->early_streak >= IG_OPENING_EARLY_AFTER;
+}
+
 static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, const ig_settings *s)
 {
     ig_opening_self self = { .hard = c->hard_error != MPI_SUCCESS, .stays = c->op == IG_OP_ALLGATHERV };
@@ -513,27 +541,35 @@ static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, co
     self.small = c->local_reason == IG_FALLBACK_NONE &&
                  (empty || judged_small(cache, s, &self, total));
     /* An MPI_Allgatherv sender that expects nothing leaves early after all
-     * where its receivers were all small the last time it sent a block of
-     * this size in the round (opening_plan.h, "stays"): a program calling
-     * with the same sizes again, small, pays its receivers' arrival only
-     * once.  Its tag then names what it expects from every peer: nothing. */
-    if (self.stays && self.expect == 0 && self.send > 0 && m->early_ok && m->early_send == self.send)
+     * where it has learnt that its receivers are small with this block
+     * (above): a program calling with the same sizes again, small, pays
+     * its receivers' arrival only twice.  Its tag then names what it
+     * expects from every peer: nothing. */
+    if (c->local_reason == IG_FALLBACK_NONE && learnt_early(m, &self, ig_comm_cache_opening_max_bytes(cache))) {
+        self.small = 1;
         self.stays = 0;
+    }
     return self;
 }
 
-/* What a sender that expects nothing learned of its receivers in this
- * round (above): heard when it stayed; when it left, read from their
- * messages when it settles them (ig_opening_run). */
+/* What an MPI_Allgatherv sender that expects nothing learns of its
+ * receivers in this round (above): heard when it stayed; when it left,
+ * read from their messages when it settles them (ig_opening_run). */
 static void remember_receivers(const opening *o, ig_comm_cache *cache, int left_early)
 {
     ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
-    if (!o->self.small || o->self.expect != 0 || o->self.send == 0)
+    int all_small = 1;
+    if (o->c->op != IG_OP_ALLGATHERV || o->self.hard || o->c->local_reason != IG_FALLBACK_NONE ||
+        o->self.expect != 0 || o->self.send == 0)
         return;
-    m->early_send = o->self.send;
-    m->early_ok = 1;
-    for (int j = 0; j < o->remote && !left_early; j++)
-        m->early_ok &= o->heard[j].small && !o->heard[j].hard;
+    if (left_early) {
+        m->early_pending = 1;
+        ig_stats_opening(IG_OPENING_STAT_LEARNT_EARLY);
+        return;
+    }
+    for (int j = 0; j < o->remote; j++)
+        all_small &= o->heard[j].small && !o->heard[j].hard;
+    observe_receivers(m, o->self.send, all_small);
 }
 
 /* The round itself, once what an earlier call left is settled. */
@@ -580,14 +616,15 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
     /* Before any receive of this call, what an earlier call left; where
      * it left early, whether its receivers were small (what_it_brings). */
     ig_opening_left *left = ig_comm_cache_opening_left(cache);
-    int had_left = left->n > 0;
+    ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
     ig_opening_left_settle(left, ig_comm_cache_opening(cache));
-    if (had_left)
-        ig_comm_cache_opening_memo(cache)->early_ok = !left->peer_not_small;
+    if (m->early_pending)
+        observe_receivers(m, m->early_send, !left->peer_not_small);
+    m->early_pending = 0;
     /* The last calls' classes predict that this round would not end this
      * call (observed below and by ig_opening_agreed, alike on every
      * process). */
-    ig_opening_history *history = &ig_comm_cache_opening_memo(cache)->history;
+    ig_opening_history *history = &m->history;
     if (ig_decide_opening_predict_skip(history)) {
         ig_stats_opening(IG_OPENING_STAT_SKIPPED);
         return IG_OPENING_SKIPPED;

@@ -1,5 +1,6 @@
 /*
- * The opening round of an MPI_Allgather (what and why: opening_plan.h):
+ * The opening round of an MPI_Allgather or MPI_Allgatherv (what and why:
+ * opening_plan.h):
  * one direct message from every process to every process of the other
  * group, with the sender's block when its sizes are small, on the
  * communicator's private copy of the inter-communicator.
@@ -13,7 +14,7 @@
 #include "shape.h"
 
 /* Whether this call starts with the opening: the same answer on every
- * process (the operation, the settings, the group sizes, the MPI library). */
+ * process (the settings, the group sizes, the MPI library). */
 int ig_opening_applies(const ig_call *c, ig_comm_cache *cache, const ig_settings *s);
 
 typedef enum {

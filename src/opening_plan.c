@@ -4,10 +4,15 @@
  * (capped: a small process's are below the cap), or for a sender in
  * pieces, which expects nothing, its block's bytes (below the cap: it is
  * small), shifted left by three, and in the three low bits what the sender
- * is.  Hard processes are never small, and only small ones send in pieces
- * or stay, so five kinds cover them all. */
+ * is.  Hard processes are never small, only small ones send in pieces, and
+ * whether a process expects data from some process of the receiver's group
+ * (expects_any) needs saying only where the value cannot say it (an
+ * MPI_Allgatherv's: the value is what it expects from the receiver alone),
+ * so six kinds cover them all. */
 enum {
     KIND_LARGE = 0,        /* not small: sent no block */
+    KIND_LARGE_EXPECTS = 5, /* the same, an MPI_Allgatherv process expecting data from some process of the
+                             * receiver's group */
     KIND_HARD = 1,         /* unusable arguments: sent no block, drops what comes */
     KIND_SMALL = 2,        /* sent its block; leaves early if it expects nothing */
     KIND_SMALL_STAYS = 3,  /* sent its block; never leaves early (MPI_Allgatherv); expects data from
@@ -41,7 +46,7 @@ static int kind_of(const ig_opening_self *self, int pieces)
     if (self->hard)
         return KIND_HARD;
     if (!self->small)
-        return KIND_LARGE;
+        return self->stays && self->expects_any ? KIND_LARGE_EXPECTS : KIND_LARGE;
     if (pieces)
         return KIND_SMALL_PIECES;
     if (self->stays)
@@ -64,8 +69,9 @@ ig_opening_heard ig_opening_heard_from(int tag, int64_t got, int truncated, int6
                            .truncated = truncated, .pieces = kind == KIND_SMALL_PIECES,
                            .stays = kind == KIND_SMALL_STAYS || kind == KIND_SMALL_STAYS_NONE };
     h.small = kind == KIND_SMALL || h.stays || h.pieces;
-    /* A small MPI_Allgather process expects what it names from every process. */
-    h.expects_any = kind == KIND_SMALL_STAYS || (kind == KIND_SMALL && h.expect > 0);
+    /* An MPI_Allgather process expects what it names from every process. */
+    h.expects_any = kind == KIND_SMALL_STAYS || kind == KIND_LARGE_EXPECTS ||
+                    ((kind == KIND_SMALL || kind == KIND_LARGE) && h.expect > 0);
     if (h.pieces) {
         h.got = h.expect;
         h.expect = 0;

@@ -44,11 +44,12 @@
  *     without it every process goes on to the agreement and the
  *     decision's choice (the relay, say, 1.4x to 2.4x faster there:
  *     docs/performance.md, thirty-seventh session).  It waits for its
- *     receivers' round-one messages instead, and learns from them: where
- *     they were all small, its next call with a block of the same size
- *     leaves early after all, as an MPI_Allgather's sender (opening.c,
- *     what_it_brings; where it was wrong, its receivers' messages, read
- *     when it settles them, say so and it stays again).  A process that
+ *     receivers' round-one messages instead, and learns from them: after
+ *     two calls in a row with a block of one size in which they were all
+ *     small, it sends that block in round one and leaves early, as an
+ *     MPI_Allgather's sender (opening.c, what_it_brings; where it was
+ *     wrong, its receivers' messages, read when it settles them, say so
+ *     and it stays again).  A process that
  *     expects something from any peer always stays: its tag to a peer
  *     names what it expects from that peer only, which may be nothing.
  *   - Any other process exchanges one more small message (the verdict)
@@ -84,13 +85,18 @@
  * ends judge not done; the late blocks: the receiver reads from the tag
  * that none came), and the choice between "go on together" and "finish
  * pair by pair" is the same for every process that makes it
- * (check_opening.c proves both by enumeration).  A correct call with
- * small sizes ends after the first round on every process; one with
+ * (check_opening.c proves both by enumeration).  A correct MPI_Allgather
+ * with small sizes ends after the first round on every process; one with
  * larger sizes has no done pair and goes on together.  Only erroneous
- * calls, and calls where some process's arguments cannot be sent point to
+ * calls, calls where some process's arguments cannot be sent point to
  * point at all ("hard": MPI_IN_PLACE, negative counts, unusable types),
- * end pair by pair; there receivers report MPI_ERR_TRUNCATE where a block
- * exceeds what they expect, as the MPI library does.
+ * and correct MPI_Allgatherv calls whose processes judged their sizes
+ * differently (a sender that learnt to leave early while a large block
+ * elsewhere makes the receivers not small; a sender not small by its own
+ * guess of its group while the receivers, who see its blocks, are small:
+ * each happens once, then the sender learns, opening.c) end pair by pair;
+ * there receivers report MPI_ERR_TRUNCATE where a block exceeds what they
+ * expect, as the MPI library does.
  */
 #ifndef IG_OPENING_PLAN_H
 #define IG_OPENING_PLAN_H
@@ -150,12 +156,13 @@ int ig_opening_tag_small(int tag);
  * opening.c builds this view for each). */
 typedef struct {
     int64_t send;   /* bytes of its block */
-    int64_t expect; /* bytes it expects from each process of the other group */
+    int64_t expect; /* bytes it expects from the peer that sees this view (an MPI_Allgather's: from each) */
     int small;      /* its own sizes are served by the direct algorithm alone: it sends its block now */
     int hard;       /* its arguments cannot be used point to point: it sends only empty messages and
                      * drops what it receives */
     int pieces;     /* it leaves early and sends its block in pieces (only then: ig_opening_tag) */
-    int stays;      /* it never leaves early (an MPI_Allgatherv: above), whatever it expects */
+    int stays;      /* it does not leave early, whatever it expects (an MPI_Allgatherv's, until it has
+                     * learnt: above) */
     int expects_any;/* it expects data from some process of the other group (said in a staying
                      * process's tag, so that a process that sends nothing learns whether its group
                      * sends: what the summary counts, not what the round does) */
@@ -169,7 +176,7 @@ typedef struct {
     int truncated;  /* the peer's block exceeded what this process expects */
     int pieces;     /* the peer sends its block in pieces: more follow the first */
     int stays;      /* the peer never leaves early */
-    int expects_any;/* the peer is small and expects data from some process of this process's group */
+    int expects_any;/* the peer expects data from some process of this process's group */
 } ig_opening_heard;
 
 /* The tag of a process's round-one messages, on a communicator whose tags

@@ -84,9 +84,10 @@ void ig_stats_report(int world_rank)
            atomic_load(&comms_peak));
     APPEND("; posted-early=%lu withdrawn=%lu", atomic_load(&posted_early), atomic_load(&withdrawn));
     APPEND("; arrays-allocated=%lu", atomic_load(&arrays_allocated));
-    APPEND("; opening ended=%lu pair-by-pair=%lu went-on=%lu in-pieces=%lu taken-later=%lu skipped=%lu",
+    APPEND("; opening ended=%lu pair-by-pair=%lu went-on=%lu in-pieces=%lu taken-later=%lu skipped=%lu learnt-early=%lu",
            atomic_load(&openings[IG_OPENING_STAT_ENDED]), atomic_load(&openings[IG_OPENING_STAT_PAIR_BY_PAIR]),
            atomic_load(&openings[IG_OPENING_STAT_WENT_ON]), atomic_load(&openings[IG_OPENING_STAT_IN_PIECES]),
-           atomic_load(&openings[IG_OPENING_STAT_TAKEN_LATER]), atomic_load(&openings[IG_OPENING_STAT_SKIPPED]));
+           atomic_load(&openings[IG_OPENING_STAT_TAKEN_LATER]), atomic_load(&openings[IG_OPENING_STAT_SKIPPED]),
+           atomic_load(&openings[IG_OPENING_STAT_LEARNT_EARLY]));
     ig_log("%s", line);
 }

@@ -152,32 +152,12 @@ static void check(const ctx *c, const char *what, int count, int stride, int ski
     }
 }
 
-static int class_of(int rc)
-{
-    int cls = MPI_SUCCESS;
-    if (rc != MPI_SUCCESS)
-        MPI_Error_class(rc, &cls);
-    return cls;
-}
-
-static void expect_class(int rc, int want, const ctx *c, const char *what)
-{
-    if (class_of(rc) != want)
-        TEST_FAIL("%s: rank %d: error class %d, expected %d", what, c->rank, class_of(rc), want);
-}
-
-static void expect_error(int rc, const ctx *c, const char *what)
-{
-    if (rc == MPI_SUCCESS)
-        TEST_FAIL("%s: rank %d: succeeded, expected an error", what, c->rank);
-}
-
 static void plain(ctx *c, const char *after)
 {
     char what[64];
     snprintf(what, sizeof what, "plain call after %s", after);
     fill(c, N);
-    expect_class(MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter), MPI_SUCCESS, c, what);
+    test_expect_class(MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter), MPI_SUCCESS, what);
     check(c, what, N, N, -1);
 }
 
@@ -192,7 +172,7 @@ static void mixed_types(ctx *c)
     fill(c, N);
     int rc = left0(c) ? MPI_Allgather(c->sbuf, 1, block, c->rbuf, N, MPI_INT, c->inter)
                       : MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
-    expect_class(rc, MPI_SUCCESS, c, "mixed-types");
+    test_expect_class(rc, MPI_SUCCESS, "mixed-types");
     check(c, "mixed-types", N, N, -1);
     MPI_Type_free(&block);
 }
@@ -201,7 +181,7 @@ static void short_one(ctx *c)
 {
     fill(c, N);
     int rc = MPI_Allgather(c->sbuf, left0(c) ? N / 2 : N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
-    expect_class(rc, MPI_SUCCESS, c, "short-one");
+    test_expect_class(rc, MPI_SUCCESS, "short-one");
     check(c, "short-one", N, N, c->is_left ? -1 : 0);
     if (!c->is_left)
         check(c, "short-one (left rank 0's half block)", N / 2, N, -1);
@@ -225,7 +205,7 @@ static int cut_receive_keeps_fit(ctx *c)
     if (c->is_left)
         return 1;
     int rc = MPI_Recv(c->rbuf, N, MPI_INT, 0, 77, c->inter, MPI_STATUS_IGNORE);
-    expect_class(rc, MPI_ERR_TRUNCATE, c, "a receive cut short");
+    test_expect_class(rc, MPI_ERR_TRUNCATE, "a receive cut short");
     for (int i = 0; i < N; i++)
         if (c->rbuf[i] != value(1, 0, i))
             return 0;
@@ -240,7 +220,7 @@ static void long_one(ctx *c)
     int keeps = cut_receive_keeps_fit(c);
     fill(c, 2 * N);
     int rc = MPI_Allgather(c->sbuf, left0(c) ? 2 * N : N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
-    expect_class(rc, c->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE, c, "long-one");
+    test_expect_class(rc, c->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE, "long-one");
     check(c, "long-one", N, N, keeps ? -1 : 0); /* left rank 0's block as far as it fits, where kept */
 }
 
@@ -248,7 +228,7 @@ static void expect_less(ctx *c)
 {
     fill(c, N);
     int rc = MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, c->is_left ? N : N / 2, MPI_INT, c->inter);
-    expect_class(rc, c->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE, c, "expect-less");
+    test_expect_class(rc, c->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE, "expect-less");
     check(c, "expect-less", c->is_left ? N : N / 2, c->is_left ? N : N / 2, -1); /* what fits, in place */
 }
 
@@ -257,7 +237,7 @@ static void large(ctx *c)
     fill(c, LARGE);
     int rc = MPI_Allgather(c->sbuf, c->is_left ? LARGE : 0, MPI_INT, c->rbuf, c->is_left ? 0 : LARGE, MPI_INT,
                            c->inter);
-    expect_class(rc, MPI_SUCCESS, c, "large");
+    test_expect_class(rc, MPI_SUCCESS, "large");
     if (!c->is_left)
         check(c, "large", LARGE, LARGE, -1);
 }
@@ -266,8 +246,8 @@ static void sink_zero(ctx *c)
 {
     fill(c, SUNK);
     int rc = MPI_Allgather(c->sbuf, SUNK, MPI_INT, c->rbuf, c->is_left ? SUNK : 0, MPI_INT, c->inter);
-    if (c->is_left || class_of(rc) != MPI_ERR_TRUNCATE)
-        expect_class(rc, MPI_SUCCESS, c, "sink-zero");
+    if (c->is_left || test_error_class(rc) != MPI_ERR_TRUNCATE)
+        test_expect_class(rc, MPI_SUCCESS, "sink-zero");
     if (c->is_left)
         check(c, "sink-zero", SUNK, SUNK, -1);
 }
@@ -277,11 +257,11 @@ static void sink_in_place(ctx *c)
     fill(c, SUNK);
     int rc = MPI_Allgather(right0(c) ? MPI_IN_PLACE : c->sbuf, SUNK, MPI_INT, c->rbuf, SUNK, MPI_INT, c->inter);
     if (right0(c))
-        expect_class(rc, MPI_ERR_ARG, c, "sink-in-place");
+        test_expect_class(rc, MPI_ERR_ARG, "sink-in-place");
     else if (c->is_left)
-        expect_error(rc, c, "sink-in-place");
+        test_expect_error(rc, "sink-in-place");
     else
-        expect_class(rc, MPI_SUCCESS, c, "sink-in-place");
+        test_expect_class(rc, MPI_SUCCESS, "sink-in-place");
     if (!right0(c))
         check(c, "sink-in-place", SUNK, SUNK, c->is_left ? 0 : -1);
 }
@@ -309,8 +289,8 @@ static void pieces_to_nothing(ctx *c, MPI_Comm comm, int left_late)
     }
     fill(c, PIECED);
     int rc = MPI_Allgather(c->sbuf, c->is_left ? PIECED : N, MPI_INT, c->rbuf, 0, MPI_INT, comm);
-    if (c->is_left || class_of(rc) != MPI_ERR_TRUNCATE)
-        expect_class(rc, MPI_SUCCESS, c, "pieces-to-nothing");
+    if (c->is_left || test_error_class(rc) != MPI_ERR_TRUNCATE)
+        test_expect_class(rc, MPI_SUCCESS, "pieces-to-nothing");
 }
 
 /* Left rank 0 sends `first` ints, the others PIECED (2 pieces), received
@@ -322,7 +302,7 @@ static void pieces_strided(ctx *c, int first, int want, const char *what)
     MPI_Datatype strided;
     MPI_Type_vector(PIECED, 1, 2, MPI_INT, &strided);
     MPI_Type_commit(&strided);
-    expect_class(half_from_left(c, first, PIECED, 1, strided), c->is_left ? MPI_SUCCESS : want, c, what);
+    test_expect_class(half_from_left(c, first, PIECED, 1, strided), c->is_left ? MPI_SUCCESS : want, what);
     for (int s = 0; s < c->nremote && !c->is_left; s++)
         for (int i = 0; i < PIECED; i++) {
             int got = c->rbuf[(size_t)s * (2 * PIECED - 1) + 2 * (size_t)i], expected = value(1, s, i);
@@ -336,7 +316,7 @@ static void pieces_strided(ctx *c, int first, int want, const char *what)
 
 static void pieces(ctx *c)
 {
-    expect_class(half_from_left(c, LARGE, LARGE, LARGE, MPI_INT), MPI_SUCCESS, c, "pieces-whole");
+    test_expect_class(half_from_left(c, LARGE, LARGE, LARGE, MPI_INT), MPI_SUCCESS, "pieces-whole");
     if (!c->is_left)
         check(c, "pieces-whole", LARGE, LARGE, -1);
     plain(c, "pieces-whole");
@@ -344,13 +324,13 @@ static void pieces(ctx *c)
     pieces_strided(c, PIECED, MPI_SUCCESS, "pieces-strided");
     pieces_strided(c, 2 * PIECED, MPI_ERR_TRUNCATE, "pieces-long-strided");
 
-    expect_class(half_from_left(c, 2 * PIECED, PIECED, PIECED, MPI_INT), c->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE,
-                 c, "pieces-long");
+    test_expect_class(half_from_left(c, 2 * PIECED, PIECED, PIECED, MPI_INT),
+                      c->is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE, "pieces-long");
     if (!c->is_left) /* left rank 0's 3 pieces as far as they fit: its first, its second cut short */
         check(c, "pieces-long", PIECED, PIECED, -1);
     plain(c, "pieces-long");
 
-    expect_class(half_from_left(c, SHORTER, PIECED, PIECED, MPI_INT), MPI_SUCCESS, c, "pieces-short");
+    test_expect_class(half_from_left(c, SHORTER, PIECED, PIECED, MPI_INT), MPI_SUCCESS, "pieces-short");
     if (!c->is_left) {
         check(c, "pieces-short", PIECED, PIECED, 0);
         check(c, "pieces-short (left rank 0's shorter block)", SHORTER, PIECED, -1);
@@ -383,11 +363,11 @@ static void hard_count(ctx *c)
     fill(c, N);
     int rc = MPI_Allgather(c->sbuf, left0(c) ? -1 : N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
     if (left0(c))
-        expect_class(rc, MPI_ERR_COUNT, c, "hard-count");
+        test_expect_class(rc, MPI_ERR_COUNT, "hard-count");
     else if (c->is_left)
-        expect_class(rc, MPI_SUCCESS, c, "hard-count");
+        test_expect_class(rc, MPI_SUCCESS, "hard-count");
     else
-        expect_error(rc, c, "hard-count");
+        test_expect_error(rc, "hard-count");
     if (!left0(c))
         check(c, "hard-count", N, N, c->is_left ? -1 : 0);
 }
@@ -400,12 +380,12 @@ static void uncommitted_recv(ctx *c)
     int rc = right0(c) ? MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, never_committed, c->inter)
                        : MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
     if (c->dup_fails && right0(c)) {
-        expect_class(rc, MPI_ERR_NO_MEM, c, "uncommitted-recv, no copy");
+        test_expect_class(rc, MPI_ERR_NO_MEM, "uncommitted-recv, no copy");
     } else if (c->dup_fails && c->is_left) {
-        expect_error(rc, c, "uncommitted-recv, no copy");
+        test_expect_error(rc, "uncommitted-recv, no copy");
         check(c, "uncommitted-recv, no copy", N, N, 0);
     } else {
-        expect_class(rc, MPI_SUCCESS, c, "uncommitted-recv");
+        test_expect_class(rc, MPI_SUCCESS, "uncommitted-recv");
         check(c, "uncommitted-recv", N, N, -1);
     }
     MPI_Type_free(&never_committed);
@@ -425,11 +405,11 @@ static void hard_order(ctx *c)
     else
         rc = MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
     if (left0(c))
-        expect_class(rc, MPI_ERR_TYPE, c, "hard-order");
+        test_expect_class(rc, MPI_ERR_TYPE, "hard-order");
     else if (right0(c))
-        expect_class(rc, MPI_ERR_COUNT, c, "hard-order");
+        test_expect_class(rc, MPI_ERR_COUNT, "hard-order");
     else
-        expect_error(rc, c, "hard-order"); /* each misses a block of the other group's rank 0 */
+        test_expect_error(rc, "hard-order"); /* each misses a block of the other group's rank 0 */
 }
 
 /* The scenarios in order, each followed by a plain call; the "hard" ones

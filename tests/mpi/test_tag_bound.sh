@@ -43,6 +43,22 @@ expect_pass opening
 expect_total pair-by-pair -gt 0
 echo "ok opening scenarios over UCX"
 
+# MPI_Allgatherv's learnt early leave (tests/mpi/opening_v.c, "learned"),
+# where a 2 MiB block is never small (UCX's tags do not name it): at 4+2
+# the left processes with data (0, 2 and 3) stay twice with 16 to 52 ints,
+# then leave early (3); with left rank 0's block 2 MiB, 2 and 3 leave
+# early again (2) and the call ends pair by pair on the others (4), who
+# are small or not, but cannot go on without them; told so by their
+# receivers' messages, 2 and 3 stay the next time, and all 6 go on to the
+# agreement.  A sender that never learnt would leave no time (0), one
+# that never unlearnt would end the last call pair by pair too (8).
+run_preloaded 6 "$TESTS_BIN/opening_v" 4 learned
+expect_pass opening_v
+expect_total learnt-early -eq 5
+expect_total pair-by-pair -eq 4
+expect_total went-on -eq 6
+echo "ok MPI_Allgatherv learnt early leave over UCX: learnt $(summary_total learnt-early), pair by pair $(summary_total pair-by-pair), went on $(summary_total went-on)"
+
 # As in test_opening.sh: 4 processes, 2 on the left, which cut their blocks
 # in ten calls each; the blocks sent in vain are all found.
 INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct run_preloaded 4 "$TESTS_BIN/opening" 2 pieces unfreed

@@ -21,6 +21,26 @@ void test_fail(const char *file, int line, const char *fmt, ...)
     exit(1);
 }
 
+int test_error_class(int rc)
+{
+    int cls = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    return cls;
+}
+
+void test_expect_class(int rc, int want, const char *what)
+{
+    if (test_error_class(rc) != want)
+        TEST_FAIL("%s: error class %d, expected %d", what, test_error_class(rc), want);
+}
+
+void test_expect_error(int rc, const char *what)
+{
+    if (rc == MPI_SUCCESS)
+        TEST_FAIL("%s: succeeded, expected an error", what);
+}
+
 /* The first `left` processes of `comm` and the rest, connected. */
 static MPI_Comm intercomm_of(MPI_Comm comm, int left, int *is_left)
 {

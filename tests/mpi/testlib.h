@@ -9,6 +9,12 @@
 #define TEST_FAIL(...) test_fail(__FILE__, __LINE__, __VA_ARGS__)
 void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
 
+/* The error class of a return code (MPI_SUCCESS for success), and checks
+ * of it that fail the test, naming `what`. */
+int test_error_class(int rc);
+void test_expect_class(int rc, int want, const char *what);
+void test_expect_error(int rc, const char *what);
+
 /* Split MPI_COMM_WORLD into a left group of `left` processes and the rest,
  * and connect them.  *is_left tells which group this process is in. */
 MPI_Comm test_intercomm(int left, int *is_left);

@@ -220,6 +220,7 @@ static void make_staying(layout *l, int x, int64_t send, int small, const int64_
     l->self[x] = (ig_opening_self){ .send = send, .small = small, .stays = 1 };
     for (int y = 0; y < l->np; y++) {
         l->expect_from[x][y] = expect_from[y];
+        l->self[x].expects_any |= group_of(l, x) != group_of(l, y) && expect_from[y] > 0;
         if (expect_from[y] >= l->max_bytes && group_of(l, x) != group_of(l, y))
             l->self[x].small = 0;
     }
@@ -338,14 +339,19 @@ START_TEST(tags_carry_what_a_pair_compares)
                 ig_opening_heard h = ig_opening_heard_from(tag, 3, 0, 3);
                 REQUIRE(h.expect == expects[e] && h.small == small && !h.hard && !h.pieces && !h.stays,
                         "tag %d decoded wrongly", tag);
-                REQUIRE(h.expects_any == (small && expects[e] > 0), "tag %d: expects from the group", tag);
-                for (int any = 0; any < 2; any++) {
+                REQUIRE(h.expects_any == (expects[e] > 0), "tag %d: expects from the group", tag);
+                REQUIRE(ig_opening_tag_small(tag) == small, "tag %d: small", tag);
+                /* A staying process (MPI_Allgatherv) names what it expects
+                 * from this receiver, which may be nothing while it expects
+                 * data from the receiver's group (any): said apart. */
+                for (int any = expects[e] > 0; any < 2; any++) {
                     s.stays = 1;
                     s.expects_any = any;
                     tag = ig_opening_tag(&s, max);
                     h = ig_opening_heard_from(tag, 3, 0, 3);
                     REQUIRE(tag <= tag_ubs[u] && h.expect == expects[e] && h.small == small && !h.hard &&
-                                !h.pieces && h.stays == small && h.expects_any == (small && any),
+                                !h.pieces && h.stays == small && h.expects_any == any &&
+                                ig_opening_tag_small(tag) == small,
                             "staying tag %d decoded wrongly", tag);
                 }
             }
@@ -458,6 +464,13 @@ START_TEST(tag_says_who_leaves_early)
                 "self %zu: its tag says otherwise about leaving early", i);
     REQUIRE(ig_opening_tag_leaves_early(-1) && ig_opening_tag_leaves_early(IG_OPENING_TAG_PIECE),
             "a peer of which nothing is known is waited for");
+    /* ig_opening_tag_small: what a sender that left early reads from its
+     * receivers' settled messages; nothing known is not small. */
+    REQUIRE(!ig_opening_tag_small(-1) && !ig_opening_tag_small(IG_OPENING_TAG_VERDICT),
+            "a message of which nothing is known counts small");
+    for (size_t i = 0; i < sizeof selves / sizeof selves[0]; i++)
+        REQUIRE(ig_opening_tag_small(ig_opening_tag(&selves[i], IG_OPENING_MAX_BYTES)) == selves[i].small,
+                "self %zu: its tag says otherwise about small", i);
 }
 END_TEST
 
