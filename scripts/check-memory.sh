@@ -66,6 +66,8 @@ INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct asan_run 10 "$top/tests/mpi
 # The opening round: calls that end in it, go on, or finish pair by pair.
 asan_run 4 "$top/tests/mpi/opening" 2 hard
 asan_run 7 "$top/tests/mpi/opening" 3 hard
+asan_run 6 "$top/tests/mpi/opening_v" 3 hard
+asan_run 6 "$top/tests/mpi/opening_v" 4 learned
 INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct asan_run 5 "$top/tests/mpi/opening" 2 pieces
 # The relay runs by default between nodes only: forced here.
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 1000
@@ -93,7 +95,7 @@ fi
 supp=$(ls /usr/share/openmpi/openmpi-valgrind.supp 2>/dev/null || true)
 # Errors and leaks count only with a stack frame in intergather's own code:
 # Open MPI's transports trip memcheck on their own.
-ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_direct|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|spread|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|dispatch_agreed|serve|fortran_allgatherv?|[a-z_]*in_order|place_runs?|contents_[a-z]+|[a-z_]*_whole|post_receives|check_arrival|block_short|round_one|verdicts|late_blocks|post_receive|wait_statuses) \('
+ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_direct|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|spread|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|dispatch_agreed|serve|fortran_allgatherv?|[a-z_]*in_order|place_runs?|contents_[a-z]+|[a-z_]*_whole|post_receives|check_arrival|block_short|round_one|verdicts|late_blocks|post_receive|wait_statuses|slot_of|what_it_brings|remember_receivers|observe_receivers|self_toward|expects_from|judged_small|count_served|leave_early|learnt_early) \('
 vg_run() { # LABEL NP PROGRAM ARGS...
     local label=$1 np=$2; shift 2
     rm -f "$work"/vg.*
@@ -117,6 +119,7 @@ done
 export INTERGATHER_TOPOLOGY=fully-connected
 INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$top/tests/mpi/early_post" 2
 vg_run "opening round" 4 "$top/tests/mpi/opening" 2 hard
+vg_run "opening round, MPI_Allgatherv" 4 "$top/tests/mpi/opening_v" 2 hard
 INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct vg_run "opening in pieces" 4 "$top/tests/mpi/opening" 2 pieces
 INTERGATHER_ALGORITHM=relay vg_run "relay" 4 "$top/tests/mpi/allgather_matrix" 1 1000
 INTERGATHER_ALGORITHM=relay vg_run "relay, allgatherv" 4 "$top/tests/mpi/allgatherv_matrix" 1 500

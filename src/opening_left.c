@@ -17,7 +17,7 @@ static void explain_sent_in_vain(void)
     ig_stats_erroneous();
     if (atomic_exchange(&told, 1))
         return;
-    ig_log("MPI_Allgather(v): a remote process sent a block to this process, which expected nothing (an erroneous "
+    ig_log("MPI_Allgather or MPI_Allgatherv: a remote process sent a block to this process, which expected nothing (an erroneous "
            "program; MPI would report MPI_ERR_TRUNCATE): it had already left that call, which returned "
            "MPI_SUCCESS; the block was dropped (world rank %d)",
            ig_world_rank());
