@@ -57,6 +57,8 @@
 #define LARGE 65536
 #define HUGE (8 * LARGE)
 #define MAX_REMOTE 16
+/* At least size_of(r) for every r < MAX_REMOTE, and more-from-one's 5. */
+#define MAX_BLOCK (16 * (MAX_REMOTE + 1) + MAX_REMOTE + 5)
 #define GUARD (-7)
 
 typedef struct {
@@ -214,7 +216,7 @@ int main(int argc, char **argv)
     if (c.nremote > MAX_REMOTE)
         TEST_FAIL("at most %d processes a group", MAX_REMOTE);
     c.sbuf = malloc(sizeof(int) * HUGE);
-    c.rbuf = malloc(sizeof(int) * ((size_t)HUGE + (size_t)(size_of(MAX_REMOTE) + GAP) * (MAX_REMOTE + 1)));
+    c.rbuf = malloc(sizeof(int) * ((size_t)HUGE + (size_t)(MAX_BLOCK + GAP) * (MAX_REMOTE + 1)));
     if (c.sbuf == NULL || c.rbuf == NULL)
         TEST_FAIL("out of memory");
     enum { CORRECT, LEARNED, ERRONEOUS, HARD };
