@@ -313,15 +313,17 @@ static int round_one(opening *o)
     MPI_Request reqs[2 * MAX_REMOTE];
     MPI_Status stats[2 * MAX_REMOTE];
     const ig_call *c = o->c;
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, per_peer = c->op == IG_OP_ALLGATHERV, tag = ig_opening_tag(&o->self, o->max_bytes);
     for (int i = 0; i < 2 * o->remote; i++)
         reqs[i] = MPI_REQUEST_NULL;
     for (int j = 0; j < o->remote; j++)
         ig_err_keep(&rc, post_receive(o, j, MPI_ANY_TAG, &reqs[j]));
     for (int k = 0; k < o->remote; k++) {
         int j = peer_of(o, k);
-        ig_opening_self toward = self_toward(o, j);
-        int tag = ig_opening_tag(&toward, o->max_bytes);
+        if (per_peer) { /* an MPI_Allgather's tag is the same for every peer */
+            ig_opening_self toward = self_toward(o, j);
+            tag = ig_opening_tag(&toward, o->max_bytes);
+        }
         MPI_Request *req = &reqs[o->remote + j];
         if (o->self.small)
             ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
@@ -528,8 +530,10 @@ static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, co
     if (self.hard)
         return self;
     self.send = c->send_bytes;
-    for (int j = 0; j < c->remote_size; j++) {
-        int64_t bytes = ig_call_expected_from(c, j);
+    self.expect = c->expect_bytes; /* an MPI_Allgather's, from every peer */
+    total = c->expect_bytes * c->remote_size;
+    for (int j = 0; j < c->remote_size && c->op == IG_OP_ALLGATHERV; j++) {
+        int64_t bytes = (int64_t)c->rcounts[j] * c->rtype_size;
         total += bytes;
         self.expect = bytes > self.expect ? bytes : self.expect;
     }
