@@ -414,8 +414,9 @@ static int late_blocks(opening *o)
  * other group sends is what this process expects; whether its own does,
  * in an MPI_Allgather what this process sends, in an MPI_Allgatherv also
  * whether a peer expects data from its group (the peers' tags).  (A
- * process that left early heard nothing: an MPI_Allgather's.)  Exact in a
- * correct call, as the agreed path counts it from the agreed shape. */
+ * process that left early heard nothing, and needs not: it sends data, an
+ * MPI_Allgatherv's learnt leaver included.)  Exact in a correct call, as
+ * the agreed path counts it from the agreed shape. */
 static void count_served(const opening *o)
 {
     const ig_call *c = o->c;
@@ -490,10 +491,6 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, const ig_ope
     return m->small;
 }
 
-/* What this process brings to the round (opening_plan.h), with `expect`
- * the most it expects from any peer: the size it is judged small by, as
- * the agreed decision judges a call by its largest block (round_one views
- * it per peer, self_toward). */
 /* Calls in a row, with a block of one size, in which an MPI_Allgatherv
  * sender that expects nothing saw every receiver small, before it leaves
  * early with a block of that size (opening_plan.h, "stays").  Two, not
@@ -522,6 +519,10 @@ static int learnt_early(const ig_opening_memo *m, const ig_opening_self *self, i
            m->early_send == self->send && m->early_streak >= IG_OPENING_EARLY_AFTER;
 }
 
+/* What this process brings to the round (opening_plan.h), with `expect`
+ * the most it expects from any peer: the size it is judged small by, as
+ * the agreed decision judges a call by its largest block (round_one views
+ * it per peer, self_toward). */
 static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, const ig_settings *s)
 {
     ig_opening_self self = { .hard = c->hard_error != MPI_SUCCESS, .stays = c->op == IG_OP_ALLGATHERV };
