@@ -429,11 +429,7 @@ static void count_served(const opening *o)
     }
     ig_stats_served(0);
     ig_stats_algorithm(IG_ALG_DIRECT);
-    ig_stats_kind(own_group_sends && other_group_sends ? IG_KIND_FULL_DUPLEX : IG_KIND_HALF_DUPLEX);
-    if (c->op == IG_OP_ALLGATHERV)
-        ig_stats_kind(IG_KIND_ALLGATHERV);
-    if (c->from_fortran)
-        ig_stats_kind(IG_KIND_FORTRAN);
+    ig_stats_kinds(own_group_sends && other_group_sends, c->op == IG_OP_ALLGATHERV, c->from_fortran);
 }
 
 /* An erroneous call ended pair by pair, explained once per process. */
@@ -473,12 +469,12 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, const ig_ope
                         int64_t expect_total)
 {
     ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
-    int n[2], group = ig_comm_cache_group_sizes(cache, n), nodes = ig_comm_cache_nodes(cache);
-    int over = ig_comm_cache_oversubscribed(cache);
-    int64_t max_bytes = ig_comm_cache_opening_max_bytes(cache);
     if (m->send == self->send && m->expect == self->expect && m->expect_total == expect_total &&
         m->allgatherv == self->stays)
         return m->small;
+    int n[2], group = ig_comm_cache_group_sizes(cache, n), nodes = ig_comm_cache_nodes(cache);
+    int over = ig_comm_cache_oversubscribed(cache);
+    int64_t max_bytes = ig_comm_cache_opening_max_bytes(cache);
     if (self->stays)
         m->small = ig_decide_opening_sends_v(group, self->send, self->expect, expect_total, n[0], n[1], nodes, over,
                                              max_bytes, s);
@@ -534,7 +530,7 @@ static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, co
     self.expect = c->expect_bytes; /* an MPI_Allgather's, from every peer */
     total = c->expect_bytes * c->remote_size;
     for (int j = 0; j < c->remote_size && c->op == IG_OP_ALLGATHERV; j++) {
-        int64_t bytes = (int64_t)c->rcounts[j] * c->rtype_size;
+        int64_t bytes = ig_call_expected_from(c, j);
         total += bytes;
         self.expect = bytes > self.expect ? bytes : self.expect;
     }

@@ -56,11 +56,7 @@ static void count_served(const ig_call *c, const ig_choice *ch, int full_duplex)
     ig_stats_served(ch->served_as == IG_TOPOLOGY_RING);
     for (int i = 0; i < ch->nsteps; i++)
         ig_stats_algorithm(ch->steps[i].algorithm);
-    ig_stats_kind(full_duplex ? IG_KIND_FULL_DUPLEX : IG_KIND_HALF_DUPLEX);
-    if (c->op == IG_OP_ALLGATHERV)
-        ig_stats_kind(IG_KIND_ALLGATHERV);
-    if (c->from_fortran)
-        ig_stats_kind(IG_KIND_FORTRAN);
+    ig_stats_kinds(full_duplex, c->op == IG_OP_ALLGATHERV, c->from_fortran);
 }
 
 /* The call's buffers, as every algorithm takes them. */

@@ -27,6 +27,15 @@ void ig_stats_arrays_allocated(void) { atomic_fetch_add(&arrays_allocated, 1); }
 void ig_stats_algorithm(int algorithm) { atomic_fetch_add(&algorithms[algorithm], 1); }
 void ig_stats_fallback(ig_fallback why) { atomic_fetch_add(&fallbacks[why], 1); }
 void ig_stats_kind(ig_kind kind) { atomic_fetch_add(&kinds[kind], 1); }
+
+void ig_stats_kinds(int full_duplex, int allgatherv, int from_fortran)
+{
+    ig_stats_kind(full_duplex ? IG_KIND_FULL_DUPLEX : IG_KIND_HALF_DUPLEX);
+    if (allgatherv)
+        ig_stats_kind(IG_KIND_ALLGATHERV);
+    if (from_fortran)
+        ig_stats_kind(IG_KIND_FORTRAN);
+}
 void ig_stats_group_stage(int stage) { atomic_fetch_add(&stages[stage], 1); }
 void ig_stats_opening(ig_opening_stat what) { atomic_fetch_add(&openings[what], 1); }
 

@@ -39,6 +39,9 @@ void ig_stats_algorithm(int algorithm);
 /* An intra-group allgather stage, by who ran it (IG_GROUP_STAGE_MPI/RING). */
 void ig_stats_group_stage(int stage);
 void ig_stats_kind(ig_kind kind);
+/* Every kind a served call counts in (the agreed path, serve.c, and the
+ * opening round, opening.c, alike). */
+void ig_stats_kinds(int full_duplex, int allgatherv, int from_fortran);
 void ig_stats_fallback(ig_fallback why);
 /* An erroneous call whose groups' sizes disagree, served point to point. */
 void ig_stats_erroneous(void);
