@@ -60,9 +60,12 @@ asan_run 4 "$top/tests/mpi/comm_churn"
 INTERGATHER_MIN_BYTES=1024 asan_run 4 "$top/tests/mpi/fallbacks"
 # Early posting (the path without the opening round): steps that stand and
 # steps withdrawn (cancelled receives, discarded messages), with both
-# agreements (8 processes or fewer, and more).
+# agreements (8 processes or fewer, and more), and blocks beyond the
+# cache's room for a withdrawn message (80000 bytes: taken into an
+# allocation of their own).
 INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct asan_run 4 "$top/tests/mpi/early_post" 2
 INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct asan_run 10 "$top/tests/mpi/early_post" 4
+INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct asan_run 5 "$top/tests/mpi/early_post" 2 20000
 # The opening round: calls that end in it, go on, or finish pair by pair.
 asan_run 4 "$top/tests/mpi/opening" 2 hard
 asan_run 7 "$top/tests/mpi/opening" 3 hard
@@ -118,6 +121,7 @@ for topology in fully-connected ring; do
 done
 export INTERGATHER_TOPOLOGY=fully-connected
 INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$top/tests/mpi/early_post" 2
+INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct vg_run "early posting, 80000-byte blocks" 4 "$top/tests/mpi/early_post" 2 20000
 vg_run "opening round" 4 "$top/tests/mpi/opening" 2 hard
 vg_run "opening round, MPI_Allgatherv" 4 "$top/tests/mpi/opening_v" 2 hard
 INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct vg_run "opening in pieces" 4 "$top/tests/mpi/opening" 2 pieces
