@@ -288,14 +288,20 @@ static int run_alg(const bench *b, int a, const call *c)
 /* Command line                                                              */
 
 #define MAX_IMBALANCE 1e6
+#define MAX_TIERS 4 /* --iters-large tiers */
 
 typedef struct {
     int p;            /* senders; 0 = size / 2 */
     int intra, full;
     int iters, warmup;
-    long large_from;  /* --iters-large BYTES:N[:W]: sizes >= large_from take large_iters (0: none) */
-    int large_iters;
-    int large_warmup; /* W, or -1: --warmup */
+    /* --iters-large BYTES:N[:W],...: at each size the tier of the largest
+     * BYTES <= size, if any, gives the timed calls N and the warmup W. */
+    int ntiers;
+    struct {
+        long from;
+        int iters;
+        int warmup; /* W, or -1: --warmup */
+    } tier[MAX_TIERS];
     int nsizes;
     long *sizes;      /* bytes per block, ascending as given */
     int nimb;
@@ -321,9 +327,12 @@ static void usage(FILE *f)
             "                    doubles from MIN (MAX is added if the doubling skips it);\n"
             "                    suffixes K, M, G (binary; KB/KiB likewise). Default 32K:4M\n"
             "  --iters N         timed iterations per measurement (default 10)\n"
-            "  --iters-large BYTES:N[:W]  N timed iterations (and W warmup ones, default\n"
-            "                    --warmup) instead at block sizes >= BYTES (e.g. 4M:3:0, to\n"
-            "                    keep long runs short where one call takes seconds)\n"
+            "  --iters-large BYTES:N[:W][,BYTES:N[:W]...]  N timed iterations (and W\n"
+            "                    warmup ones, default --warmup) instead at block sizes >=\n"
+            "                    BYTES, the tier of the largest such BYTES applying (up to\n"
+            "                    4 tiers; e.g. 64K:5,1M:3:0 with --iters 48: many calls\n"
+            "                    where a call takes milliseconds, few where it takes\n"
+            "                    seconds)\n"
             "  --warmup N        untimed iterations before an algorithm's balanced\n"
             "                    measurement at each size (default 2)\n"
             "  --algos LIST      comma-separated (default: all available in the mode), from\n"
@@ -461,6 +470,54 @@ static int parse_int(const char *s, int min, int *out)
         return -1;
     *out = (int)v;
     return 0;
+}
+
+/* One tier BYTES:N[:W] of --iters-large, the text from s to end. */
+static int parse_tier(const char *s, const char *end, long *from, int *iters, int *warmup)
+{
+    char text[64];
+    size_t len = (size_t)(end - s);
+    if (len >= sizeof text)
+        return -1;
+    memcpy(text, s, len);
+    text[len] = '\0';
+    char *colon = strchr(text, ':'), *colon2 = colon != NULL ? strchr(colon + 1, ':') : NULL;
+    if (colon == NULL || parse_bytes(text, colon, from) != 0)
+        return -1;
+    if (colon2 != NULL)
+        *colon2 = '\0';
+    *warmup = -1;
+    return parse_int(colon + 1, 1, iters) != 0 || (colon2 != NULL && parse_int(colon2 + 1, 0, warmup) != 0) ? -1 : 0;
+}
+
+/* --iters-large: comma-separated tiers, added to those given before. */
+static int parse_tiers(const char *v, options *o)
+{
+    for (const char *s = v;;) {
+        const char *comma = strchr(s, ',');
+        const char *end = comma != NULL ? comma : s + strlen(s);
+        if (o->ntiers == MAX_TIERS)
+            return -1;
+        if (parse_tier(s, end, &o->tier[o->ntiers].from, &o->tier[o->ntiers].iters, &o->tier[o->ntiers].warmup) != 0)
+            return -1;
+        o->ntiers++;
+        if (comma == NULL)
+            return 0;
+        s = comma + 1;
+    }
+}
+
+/* The timed and warmup calls at a block size: the tier of the largest
+ * BYTES <= bytes, whatever the order the tiers were given in. */
+static void tier_at(const options *o, long bytes, int *iters, int *warmup)
+{
+    long best = -1;
+    for (int t = 0; t < o->ntiers; t++)
+        if (bytes >= o->tier[t].from && o->tier[t].from > best) {
+            best = o->tier[t].from;
+            *iters = o->tier[t].iters;
+            *warmup = o->tier[t].warmup >= 0 ? o->tier[t].warmup : o->warmup;
+        }
 }
 
 static int add_size(options *o, long bytes)
@@ -626,19 +683,12 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
             } else if (strcmp(a, "--iters") == 0 && parse_int(v, 1, &o->iters) != 0) {
                 snprintf(err, errlen, "--iters %s: expected an integer >= 1", v);
                 return -1;
-            } else if (strcmp(a, "--iters-large") == 0) {
-                const char *colon = strchr(v, ':'), *colon2 = colon != NULL ? strchr(colon + 1, ':') : NULL;
-                char n_text[16] = "";
-                size_t n_len = colon == NULL ? 0 : colon2 != NULL ? (size_t)(colon2 - colon - 1) : strlen(colon + 1);
-                if (n_len < sizeof n_text && colon != NULL)
-                    memcpy(n_text, colon + 1, n_len), n_text[n_len] = '\0';
-                o->large_warmup = -1;
-                if (colon == NULL || parse_bytes(v, colon, &o->large_from) != 0 || n_len >= sizeof n_text ||
-                    parse_int(n_text, 1, &o->large_iters) != 0 ||
-                    (colon2 != NULL && parse_int(colon2 + 1, 0, &o->large_warmup) != 0)) {
-                    snprintf(err, errlen, "--iters-large %s: expected BYTES:N or BYTES:N:W, e.g. 4M:3:0", v);
-                    return -1;
-                }
+            } else if (strcmp(a, "--iters-large") == 0 && parse_tiers(v, o) != 0) {
+                snprintf(err, errlen,
+                         "--iters-large %s: expected up to %d tiers BYTES:N or BYTES:N:W, comma-separated, e.g. "
+                         "64K:5,1M:3:0",
+                         v, MAX_TIERS);
+                return -1;
             } else if (strcmp(a, "--warmup") == 0 && parse_int(v, 0, &o->warmup) != 0) {
                 snprintf(err, errlen, "--warmup %s: expected an integer >= 0", v);
                 return -1;
@@ -1200,7 +1250,9 @@ int main(int argc, char **argv)
         alloc_ok = alloc_ok && ref != NULL;
     }
     int *mcounts = malloc((size_t)b.size * sizeof *mcounts), *mdispls = malloc((size_t)b.size * sizeof *mdispls);
-    int max_iters = o.large_iters > o.iters ? o.large_iters : o.iters;
+    int max_iters = o.iters;
+    for (int t = 0; t < o.ntiers; t++)
+        max_iters = o.tier[t].iters > max_iters ? o.tier[t].iters : max_iters;
     double *w = malloc(9 * (size_t)max_iters * sizeof *w);
     /* per_call: every algorithm's balanced calls; times: --interleave's
      * per-process times and arrivals. */
@@ -1250,8 +1302,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "intergather-bench: %s result differs from the expected data at %d bytes\n",
                         algs[b.baseline].name, bytes);
         }
-        int large = o.large_iters > 0 && bytes >= o.large_from;
-        int iters = large ? o.large_iters : o.iters, warmup = large && o.large_warmup >= 0 ? o.large_warmup : o.warmup;
+        int iters = o.iters, warmup = o.warmup;
+        tier_at(&o, bytes, &iters, &warmup);
         /* The delay unit T: the baseline's balanced median at this size, the
          * same for every algorithm.  The baseline goes first; if it is not
          * in --algos and some F > 0 needs T, it is measured for T alone. */

@@ -60,8 +60,12 @@
 # (default 4K,16K,64K,256K,1M,4M), PEER_DUPLEX (default "half full"),
 # PEER_ALGOS (default native,iallgather,merge-allgatherv,intergather,direct,fc,relay,chain; the
 # half-duplex-only ones, relay and chain, are left out of full-duplex runs),
-# PEER_ITERS (default 5), PEER_LARGE ("BYTES:N:W": N iterations and W warmup
-# ones from BYTES on, default 1M:3:0: calls of seconds), WARMUP (default 1),
+# PEER_ITERS (default 48: calls of milliseconds, whose medians over five
+# calls moved by more than 5 % between identical runs), PEER_LARGE (the
+# bench's --iters-large, "BYTES:N[:W],...": N iterations and W warmup ones
+# from BYTES on, the tier of the largest such BYTES applying; default
+# 64K:5,1M:3:0: calls of tens of milliseconds, and of seconds), WARMUP
+# (default 1),
 # PEER_INTERLEAVE (default 1: the bench's --interleave, each round calls every
 # algorithm once, in orders balanced for carryover, so the report's paired ratios compare
 # calls made side by side; 0: each algorithm's calls in a row, the method
@@ -109,6 +113,7 @@ if [ -n "${QUICK:-}" ]; then
     CONFIGS=${CONFIGS:-"4:4"}; SIZES=${SIZES:-64K,256K}; ITERS=${ITERS:-2}
     TUNED_ALGS=${TUNED_ALGS:-"0 4"}; TUNED_CONFIGS=${TUNED_CONFIGS:-"4:4"}; TUNED_SIZE=${TUNED_SIZE:-256K}
     PEER_CONFIGS=${PEER_CONFIGS:-"4:4"}; PEER_SIZES=${PEER_SIZES:-16K,256K}; PEER_ITERS=${PEER_ITERS:-2}
+    PEER_LARGE=${PEER_LARGE:-1M:2:0}
     ARRIVAL_CONFIGS=${ARRIVAL_CONFIGS:-"4:4"}; ARRIVAL_SIZES=${ARRIVAL_SIZES:-64K}; ARRIVAL_F=${ARRIVAL_F:-0,4}
     ARRIVAL_ITERS=${ARRIVAL_ITERS:-2}
 fi
@@ -116,8 +121,8 @@ PEER_CONFIGS=${PEER_CONFIGS:-"4:4 8:8 4:12 12:4"}
 PEER_SIZES=${PEER_SIZES:-4K,16K,64K,256K,1M,4M}
 PEER_DUPLEX=${PEER_DUPLEX:-"half full"}
 PEER_ALGOS=${PEER_ALGOS:-native,iallgather,merge-allgatherv,intergather,direct,fc,relay,chain}
-PEER_ITERS=${PEER_ITERS:-5}
-PEER_LARGE=${PEER_LARGE:-1M:3:0}
+PEER_ITERS=${PEER_ITERS:-48}
+PEER_LARGE=${PEER_LARGE:-64K:5,1M:3:0}
 PEER_ENV=${PEER_ENV:-}
 PEER_INTERLEAVE=${PEER_INTERLEAVE:-1}
 PEER_GAP=${PEER_GAP:-0.02}

@@ -96,12 +96,30 @@ elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
 awk -v t="$elapsed" 'BEGIN { exit !(t >= 0.2) }' ||
     { echo "FAIL: --gap 0.01 with 2 x 20 calls took only $elapsed s" >&2; exit 1; }
 echo "ok: --gap 0.01, 2 sizes x 20 calls: $elapsed s"
-if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
+# --iters-large tiers, given out of order: at each size the tier of the
+# largest BYTES not above it (1 KiB: --iters; 8 KiB: 3; 64 KiB: 2; 256
+# KiB: 1), neither the first nor the last tier that fits.
+run_bench tiers half iallgather,intergather --sizes 1K,8K,64K,256K --iters 5 --warmup 0 --iters-large 8K:3,256K:1:0,64K:2
+awk -F, 'NR > 1 { n[$2 "," $5]++ }
+    END { want["1024"] = 5; want["8192"] = 3; want["65536"] = 2; want["262144"] = 1
+          for (a in n) { split(a, f, ","); if (n[a] != want[f[2]]) exit 1; m++ } exit (m != 8) }' "$work/tiers-calls.csv" ||
+    { cat "$work/tiers-calls.csv" >&2; echo "FAIL: --iters-large tiers: wrong number of calls per size" >&2; exit 1; }
+echo "ok: --iters-large 8K:3,256K:1:0,64K:2 with --iters 5: 5, 3, 2 and 1 calls at 1, 8, 64 and 256 KiB"
+# The refusals, where the launcher is Open MPI's (which calls itself
+# OpenRTE as mpirun.openmpi: ig_launcher_kind, not the version's text).
+ig_launcher_kind
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
     if ig_launch 2 -- "$bench" --gap -1 2>/dev/null; then
         echo "FAIL: --gap -1 accepted" >&2; exit 1
     fi
     grep -q -- "--gap -1: expected seconds" "$IG_OUT" || { cat "$IG_OUT" >&2; echo "FAIL: --gap -1 not explained" >&2; exit 1; }
     echo "ok: --gap -1 refused"
+    if ig_launch 2 -- "$bench" --iters-large 1K:1,2K:1,4K:1,8K:1,16K:1 2>/dev/null; then
+        echo "FAIL: five --iters-large tiers accepted" >&2; exit 1
+    fi
+    grep -q -- "--iters-large 1K:1,2K:1,4K:1,8K:1,16K:1: expected up to 4 tiers" "$IG_OUT" ||
+        { cat "$IG_OUT" >&2; echo "FAIL: five --iters-large tiers not explained" >&2; exit 1; }
+    echo "ok: five --iters-large tiers refused"
 fi
 
 if ! command -v python3 >/dev/null; then
