@@ -330,9 +330,9 @@ static void usage(FILE *f)
             "  --iters-large BYTES:N[:W][,BYTES:N[:W]...]  N timed iterations (and W\n"
             "                    warmup ones, default --warmup) instead at block sizes >=\n"
             "                    BYTES, the tier of the largest such BYTES applying (up to\n"
-            "                    4 tiers; e.g. 64K:5,1M:3:0 with --iters 48: many calls\n"
-            "                    where a call takes milliseconds, few where it takes\n"
-            "                    seconds)\n"
+            "                    4 tiers of distinct BYTES; e.g. 64K:5,1M:3:0 with --iters\n"
+            "                    48: many calls where a call takes milliseconds, few where\n"
+            "                    it takes seconds; the last --iters-large given applies)\n"
             "  --warmup N        untimed iterations before an algorithm's balanced\n"
             "                    measurement at each size (default 2)\n"
             "  --algos LIST      comma-separated (default: all available in the mode), from\n"
@@ -490,9 +490,12 @@ static int parse_tier(const char *s, const char *end, long *from, int *iters, in
     return parse_int(colon + 1, 1, iters) != 0 || (colon2 != NULL && parse_int(colon2 + 1, 0, warmup) != 0) ? -1 : 0;
 }
 
-/* --iters-large: comma-separated tiers, added to those given before. */
+/* --iters-large: comma-separated tiers of distinct BYTES, which replace
+ * those of an earlier --iters-large (the last one given applies, as for
+ * every other option). */
 static int parse_tiers(const char *v, options *o)
 {
+    o->ntiers = 0;
     for (const char *s = v;;) {
         const char *comma = strchr(s, ',');
         const char *end = comma != NULL ? comma : s + strlen(s);
@@ -500,6 +503,9 @@ static int parse_tiers(const char *v, options *o)
             return -1;
         if (parse_tier(s, end, &o->tier[o->ntiers].from, &o->tier[o->ntiers].iters, &o->tier[o->ntiers].warmup) != 0)
             return -1;
+        for (int t = 0; t < o->ntiers; t++)
+            if (o->tier[t].from == o->tier[o->ntiers].from)
+                return -1;
         o->ntiers++;
         if (comma == NULL)
             return 0;
@@ -685,8 +691,8 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
                 return -1;
             } else if (strcmp(a, "--iters-large") == 0 && parse_tiers(v, o) != 0) {
                 snprintf(err, errlen,
-                         "--iters-large %s: expected up to %d tiers BYTES:N or BYTES:N:W, comma-separated, e.g. "
-                         "64K:5,1M:3:0",
+                         "--iters-large %s: expected up to %d tiers BYTES:N or BYTES:N:W of distinct BYTES, "
+                         "comma-separated, e.g. 64K:5,1M:3:0",
                          v, MAX_TIERS);
                 return -1;
             } else if (strcmp(a, "--warmup") == 0 && parse_int(v, 0, &o->warmup) != 0) {

@@ -64,8 +64,8 @@
 # calls moved by more than 5 % between identical runs), PEER_LARGE (the
 # bench's --iters-large, "BYTES:N[:W],...": N iterations and W warmup ones
 # from BYTES on, the tier of the largest such BYTES applying; default
-# 64K:5,1M:3:0: calls of tens of milliseconds, and of seconds), WARMUP
-# (default 1),
+# 64K:5,1M:3:0: calls of tens of milliseconds, and of seconds; the models
+# phase uses both too), WARMUP (default 1),
 # PEER_INTERLEAVE (default 1: the bench's --interleave, each round calls every
 # algorithm once, in orders balanced for carryover, so the report's paired ratios compare
 # calls made side by side; 0: each algorithm's calls in a row, the method

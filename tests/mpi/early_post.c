@@ -7,8 +7,8 @@
  * The left group sends N ints per process (half duplex; N = INTS, default
  * 64, small, where the model picks the direct algorithm; the script also
  * runs blocks larger than the room a withdrawn message is taken into,
- * src/comm_cache.h, which Open MPI moves by its rendezvous protocol), the
- * right group receives; each scenario is followed by a plain call, whose data would be
+ * src/comm_cache.h, which Open MPI moves by its rendezvous protocol, not
+ * eagerly), the right group receives; each scenario is followed by a plain call, whose data would be
  * wrong if an early message of the scenario had been left in flight.
  *   plain      every process posts early, the early step stands
  *   bottom-rx  one receiver describes its buffer by absolute addresses
@@ -26,6 +26,7 @@
  */
 #include "testlib.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,10 +118,14 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     ctx c;
     int left = argc > 1 ? atoi(argv[1]) : 2, withdrawn = 0, lrank;
-    if (argc > 2)
-        N = atoi(argv[2]);
-    if (N < 1)
-        TEST_FAIL("usage: early_post LEFT [INTS]: INTS must be positive");
+    if (argc > 2) {
+        char *end;
+        long ints = strtol(argv[2], &end, 10);
+        /* 2N ints in a buffer whose byte count is an int (MPI counts). */
+        if (*end != '\0' || ints < 1 || ints > INT_MAX / 8)
+            TEST_FAIL("usage: early_post LEFT [INTS]: INTS from 1 to %d, not '%s'", INT_MAX / 8, argv[2]);
+        N = (int)ints;
+    }
     c.inter = test_intercomm(left, &c.is_left);
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
     MPI_Comm_rank(c.inter, &lrank);
@@ -128,6 +133,8 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(c.inter, MPI_ERRORS_RETURN);
     c.sbuf = malloc(sizeof(int) * 2 * N);
     c.rbuf = malloc(sizeof(int) * 2 * N * (size_t)c.nremote);
+    if (c.sbuf == NULL || c.rbuf == NULL)
+        TEST_FAIL("early_post: no memory for blocks of %d ints", N);
     for (int i = 0; i < 2 * N; i++)
         c.sbuf[i] = c.is_left ? value(lrank, i) : -1;
 

@@ -97,14 +97,20 @@ awk -v t="$elapsed" 'BEGIN { exit !(t >= 0.2) }' ||
     { echo "FAIL: --gap 0.01 with 2 x 20 calls took only $elapsed s" >&2; exit 1; }
 echo "ok: --gap 0.01, 2 sizes x 20 calls: $elapsed s"
 # --iters-large tiers, given out of order: at each size the tier of the
-# largest BYTES not above it (1 KiB: --iters; 8 KiB: 3; 64 KiB: 2; 256
-# KiB: 1), neither the first nor the last tier that fits.
-run_bench tiers half iallgather,intergather --sizes 1K,8K,64K,256K --iters 5 --warmup 0 --iters-large 8K:3,256K:1:0,64K:2
+# largest BYTES not above it (1 KiB: --iters; 8 KiB: 7, more than --iters,
+# so the call buffers must count every tier; 64 KiB: 2; 256 KiB: 1),
+# neither the first nor the last tier that fits; an earlier --iters-large
+# is replaced.
+run_bench tiers half iallgather,intergather --sizes 1K,8K,64K,256K --iters 5 --warmup 0 --iters-large 1K:9 \
+    --iters-large 8K:7,256K:1:0,64K:2
+if grep -q 'MISMATCH\|did NOT match' "$IG_OUT"; then
+    cat "$IG_OUT" >&2; echo "FAIL: tiers: a result differs" >&2; exit 1
+fi
 awk -F, 'NR > 1 { n[$2 "," $5]++ }
-    END { want["1024"] = 5; want["8192"] = 3; want["65536"] = 2; want["262144"] = 1
+    END { want["1024"] = 5; want["8192"] = 7; want["65536"] = 2; want["262144"] = 1
           for (a in n) { split(a, f, ","); if (n[a] != want[f[2]]) exit 1; m++ } exit (m != 8) }' "$work/tiers-calls.csv" ||
     { cat "$work/tiers-calls.csv" >&2; echo "FAIL: --iters-large tiers: wrong number of calls per size" >&2; exit 1; }
-echo "ok: --iters-large 8K:3,256K:1:0,64K:2 with --iters 5: 5, 3, 2 and 1 calls at 1, 8, 64 and 256 KiB"
+echo "ok: --iters-large 8K:7,256K:1:0,64K:2 with --iters 5: 5, 7, 2 and 1 calls at 1, 8, 64 and 256 KiB"
 # The refusals, where the launcher is Open MPI's (which calls itself
 # OpenRTE as mpirun.openmpi: ig_launcher_kind, not the version's text).
 ig_launcher_kind
@@ -120,6 +126,14 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
     grep -q -- "--iters-large 1K:1,2K:1,4K:1,8K:1,16K:1: expected up to 4 tiers" "$IG_OUT" ||
         { cat "$IG_OUT" >&2; echo "FAIL: five --iters-large tiers not explained" >&2; exit 1; }
     echo "ok: five --iters-large tiers refused"
+    for bad in 64K:5, 64K:5,64K:3 64K: 64K:5:; do
+        if ig_launch 2 -- "$bench" --iters-large "$bad" 2>/dev/null; then
+            echo "FAIL: --iters-large $bad accepted" >&2; exit 1
+        fi
+        grep -q -- "--iters-large $bad: expected" "$IG_OUT" ||
+            { cat "$IG_OUT" >&2; echo "FAIL: --iters-large $bad not explained" >&2; exit 1; }
+    done
+    echo "ok: --iters-large with a trailing comma, a repeated BYTES, no N and an empty W refused"
 fi
 
 if ! command -v python3 >/dev/null; then

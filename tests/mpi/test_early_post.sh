@@ -42,13 +42,14 @@ done
 # Blocks larger than the room the cache keeps for a withdrawn message
 # (src/comm_cache.h): such a message is taken into an allocation of its own
 # size (src/speculate.c, discard_one), and Open MPI moves it by its
-# rendezvous protocol (single copy within the node, above 64 KiB over TCP),
-# not eagerly.  Under MPICH no block above that room is posted early.
+# rendezvous protocol, not eagerly (above 4 KiB within the node, where
+# common.sh turns the kernel's single copy off, and above 64 KiB over
+# TCP).  Under MPICH no block above that room is posted early.
 if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
     big_ints=20000 # 80000 bytes a block
     for transport in shared tcp; do
         if [ "$transport" = tcp ]; then
-            OMPI_MCA_btl=self,tcp INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct \
+            OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct \
                 run_preloaded 5 "$TESTS_BIN/early_post" 2 "$big_ints"
         else
             INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct run_preloaded 5 "$TESTS_BIN/early_post" 2 "$big_ints"
