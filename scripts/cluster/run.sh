@@ -94,6 +94,11 @@
 # build_cluster, cluster_mpirun, check_links, check_nodes, teardown) for
 # ad-hoc experiments.
 set -uo pipefail
+# The whole script is one block, which bash reads whole before running any
+# of it: an edit to this file during an hour-long run (bash otherwise
+# reads a script as it goes) cannot break the run; one broke a run's
+# report step in the thirty-ninth session.
+{
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "scripts/cluster/run.sh: needs root: it creates network namespaces, a bridge and tc rate" >&2
@@ -548,3 +553,5 @@ decide=()
 mpicc -std=c11 -O2 -I "$top/include" -I "$top/src" "$here/decide_table.c" "$top/src/.libs/libigplan.a" -lm \
     -o "$IGC_RUN/decide_table" && decide=(--decide "$IGC_RUN/decide_table")
 /usr/bin/python3 "$here/cluster_report.py" "$OUT" "$FIG" --phases "$PHASES" "${decide[@]}"
+exit
+}
