@@ -8,8 +8,9 @@
  * 64, small, where the model picks the direct algorithm; the script also
  * runs blocks larger than the room a withdrawn message is taken into,
  * src/comm_cache.h, which Open MPI moves by its rendezvous protocol, not
- * eagerly), the right group receives; each scenario is followed by a plain call, whose data would be
- * wrong if an early message of the scenario had been left in flight.
+ * eagerly), the right group receives; each scenario is followed by a
+ * plain call, whose data would be wrong if an early message of the
+ * scenario had been left in flight.
  *   plain      every process posts early, the early step stands
  *   bottom-rx  one receiver describes its buffer by absolute addresses
  *              (MPI_BOTTOM): it cannot be served, every process goes native

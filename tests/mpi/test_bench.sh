@@ -111,27 +111,24 @@ awk -F, 'NR > 1 { n[$2 "," $5]++ }
           for (a in n) { split(a, f, ","); if (n[a] != want[f[2]]) exit 1; m++ } exit (m != 8) }' "$work/tiers-calls.csv" ||
     { cat "$work/tiers-calls.csv" >&2; echo "FAIL: --iters-large tiers: wrong number of calls per size" >&2; exit 1; }
 echo "ok: --iters-large 8K:7,256K:1:0,64K:2 with --iters 5: 5, 7, 2 and 1 calls at 1, 8, 64 and 256 KiB"
+# expect_refused OPTION VALUE TEXT: the bench refuses OPTION VALUE and
+# says "OPTION VALUE: TEXT...".
+expect_refused() {
+    if ig_launch 2 -- "$bench" "$1" "$2" 2>/dev/null; then
+        echo "FAIL: $1 $2 accepted" >&2; exit 1
+    fi
+    grep -q -- "$1 $2: $3" "$IG_OUT" || { cat "$IG_OUT" >&2; echo "FAIL: $1 $2 not explained" >&2; exit 1; }
+}
 # The refusals, where the launcher is Open MPI's (which calls itself
 # OpenRTE as mpirun.openmpi: ig_launcher_kind, not the version's text).
 ig_launcher_kind
 if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
-    if ig_launch 2 -- "$bench" --gap -1 2>/dev/null; then
-        echo "FAIL: --gap -1 accepted" >&2; exit 1
-    fi
-    grep -q -- "--gap -1: expected seconds" "$IG_OUT" || { cat "$IG_OUT" >&2; echo "FAIL: --gap -1 not explained" >&2; exit 1; }
+    expect_refused --gap -1 "expected seconds"
     echo "ok: --gap -1 refused"
-    if ig_launch 2 -- "$bench" --iters-large 1K:1,2K:1,4K:1,8K:1,16K:1 2>/dev/null; then
-        echo "FAIL: five --iters-large tiers accepted" >&2; exit 1
-    fi
-    grep -q -- "--iters-large 1K:1,2K:1,4K:1,8K:1,16K:1: expected up to 4 tiers" "$IG_OUT" ||
-        { cat "$IG_OUT" >&2; echo "FAIL: five --iters-large tiers not explained" >&2; exit 1; }
+    expect_refused --iters-large 1K:1,2K:1,4K:1,8K:1,16K:1 "expected up to 4 tiers"
     echo "ok: five --iters-large tiers refused"
     for bad in 64K:5, 64K:5,64K:3 64K: 64K:5:; do
-        if ig_launch 2 -- "$bench" --iters-large "$bad" 2>/dev/null; then
-            echo "FAIL: --iters-large $bad accepted" >&2; exit 1
-        fi
-        grep -q -- "--iters-large $bad: expected" "$IG_OUT" ||
-            { cat "$IG_OUT" >&2; echo "FAIL: --iters-large $bad not explained" >&2; exit 1; }
+        expect_refused --iters-large "$bad" expected
     done
     echo "ok: --iters-large with a trailing comma, a repeated BYTES, no N and an empty W refused"
 fi
