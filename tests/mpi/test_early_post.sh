@@ -59,4 +59,25 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
         expect_total withdrawn -eq "$(expected_withdrawn)"
         echo "ok np=5 left=2, $((big_ints * 4))-byte blocks over $transport (withdrawn $(summary_total withdrawn) times)"
     done
+    # The same with no memory for that allocation (fail_malloc.c) in world
+    # rank 2, the first receiver: at MPI_BOTTOM ("bottom-rx") it posts no
+    # early receive, so the senders' early blocks reach it to be withdrawn.
+    # Each is taken into the sink instead (discard_one), so the plain call
+    # after it must find no stray message; the calls served point to point
+    # may report MPI_ERR_NO_MEM there (early_post.c, NO_MEM_RANK).
+    faillib="$IG_TOP_BUILDDIR/tests/mpi/.libs/libfailmalloc.so"
+    [ -f "$faillib" ] || { echo "missing $faillib (built by make check)" >&2; exit 1; }
+    for transport in shared tcp; do
+        vars=(LD_PRELOAD="$faillib $IG_LIB" IG_TEST_FAIL_MALLOC_SIZE=$((big_ints * 4)) IG_TEST_FAIL_MALLOC_RANK=2
+              INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct)
+        [ "$transport" = tcp ] && vars+=(OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp)
+        # shellcheck disable=SC2046
+        ig_launch 5 "${vars[@]}" $(ig_forwarded "${vars[@]}") -- "$TESTS_BIN/early_post" 2 "$big_ints" 2
+        expect_pass early_post
+        grep -q "^fail_malloc: malloc($((big_ints * 4))) failed in world rank 2\$" "$IG_OUT" ||
+            { echo "no withdrawn message lacked memory in world rank 2 ($transport)" >&2; cat "$IG_OUT" >&2; exit 1; }
+        expect_total withdrawn -eq "$(expected_withdrawn)"
+        echo "ok np=5 left=2, withdrawn $((big_ints * 4))-byte blocks into the sink over $transport" \
+            "($(grep -c '^fail_malloc: malloc' "$IG_OUT") without memory, $(sed -n 's/^no-mem calls=\([0-9]*\).*/\1/p' "$IG_OUT") calls reported it)"
+    done
 fi
