@@ -52,6 +52,12 @@
 # cluster-fc-igring.csv, cluster-fc-igmpi.csv, cluster-fc-{join,spread}.csv),
 # docs/figures/cluster-peers.png (cluster-bench.png), Markdown tables on stdout.
 # Environment: RATE (Mbit/s per node and direction, default 100),
+# BURST (bytes an idle link may send at once above RATE, htb's burst and
+# cburst, default 16k: a call of a few KiB fits in it, so at 4 and 16 KiB
+# the measurement is partly the shaper's; 2k is about one packet, the
+# closest to a real link's serialisation), GSO (the veths' gso_max_size,
+# default 16384: htb passes one such packet whole whenever it has any
+# tokens left, so it bursts too; 1514 turns segmentation offload off),
 # PHASES (default "latency peers arrival"; the link and node checks always run),
 # OUT and FIG (output folders; QUICK=1 writes to /tmp/igc-quick),
 # LINK_MIN (lowest acceptable fraction of RATE per link, default 0.85),
@@ -114,6 +120,8 @@ top=$(cd "$here/../.." && pwd)
 export IGC_PREFIX=${IGC_PREFIX:-igc}
 export IGC_SUBNET=${IGC_SUBNET:-10.78.0}
 RATE=${RATE:-100}
+BURST=${BURST:-16k}
+GSO=${GSO:-16384}
 if [ -n "${QUICK:-}" ]; then
     CONFIGS=${CONFIGS:-"4:4"}; SIZES=${SIZES:-64K,256K}; ITERS=${ITERS:-2}
     TUNED_ALGS=${TUNED_ALGS:-"0 4"}; TUNED_CONFIGS=${TUNED_CONFIGS:-"4:4"}; TUNED_SIZE=${TUNED_SIZE:-256K}
@@ -195,7 +203,7 @@ teardown() {
 shape() { # shape NAMESPACE DEVICE
     ip netns exec "$1" tc qdisc add dev "$2" root handle 1: htb default 1 r2q 100 &&
         ip netns exec "$1" tc class add dev "$2" parent 1: classid 1:1 htb rate "${RATE}mbit" \
-            ceil "${RATE}mbit" burst 16k cburst 16k quantum 60000
+            ceil "${RATE}mbit" burst "$BURST" cburst "$BURST" quantum 60000
 }
 
 attach() { # attach NAMESPACE SWITCH_PORT ADDRESS
@@ -203,8 +211,8 @@ attach() { # attach NAMESPACE SWITCH_PORT ADDRESS
     ip netns add "$ns" &&
         ip -n "$ns" link set lo up &&
         ip link add eth0 netns "$ns" type veth peer name "$port" netns "$IGC_PREFIX-sw" &&
-        ip -n "$ns" link set dev eth0 gso_max_size 16384 &&
-        ip -n "$IGC_PREFIX-sw" link set dev "$port" gso_max_size 16384 &&
+        ip -n "$ns" link set dev eth0 gso_max_size "$GSO" &&
+        ip -n "$IGC_PREFIX-sw" link set dev "$port" gso_max_size "$GSO" &&
         ip -n "$IGC_PREFIX-sw" link set "$port" master br0 &&
         ip -n "$IGC_PREFIX-sw" link set "$port" up &&
         ip -n "$ns" addr add "$addr/24" dev eth0 &&
@@ -223,7 +231,7 @@ build_cluster() {
         shape "$IGC_PREFIX-n$i" eth0 || return 1
         shape "$IGC_PREFIX-sw" "p$i" || return 1
     done
-    echo "cluster: $NODES nodes at $RATE Mbit/s per direction (htb), built in $((SECONDS - t0)) s" >&2
+    echo "cluster: $NODES nodes at $RATE Mbit/s per direction (htb, burst $BURST, gso $GSO), built in $((SECONDS - t0)) s" >&2
 }
 
 # start_cluster NP: for an ad-hoc experiment of NP ranks (timeline.sh,
