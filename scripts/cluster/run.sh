@@ -309,7 +309,8 @@ check_nodes() {
         --algos intergather >/dev/null 2>"$log" || { cat "$log" >&2; return 1; }
     n=$(sed -n 's/.*spans \([0-9]*\) node.*/\1/p' "$log" | sort -u)
     {
-        echo "# scripts/cluster/run.sh node check, $(date -u '+%Y-%m-%d %H:%M UTC'): $np ranks, one per namespace"
+        echo "# scripts/cluster/run.sh node check, $(date -u '+%Y-%m-%d %H:%M UTC'): $np ranks, one per namespace;" \
+            "links of $RATE Mbit/s each way, htb burst $BURST, gso_max_size $GSO"
         grep -E 'spans [0-9]+ node|alg-' "$log"
     } >"$OUT/cluster-nodes.txt"
     if [ "$n" != "$np" ]; then
