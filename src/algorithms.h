@@ -37,7 +37,8 @@ typedef struct {
     uint64_t relay_bytes;     /* ring: room for one relayed block; chain: a block's bytes (the senders' largest) */
     int window;               /* direct, chain, relay (a receiver's relays): sends a process keeps in flight at once */
     int piece_window;         /* relay: pieces a sender keeps in flight at once */
-    uint64_t segment_bytes;   /* chain: bytes per segment (0: whole blocks, in their datatype) */
+    uint64_t segment_bytes;   /* chain: bytes per segment (0: whole blocks, in their datatype);
+                               * relay: the most bytes of a piece in one message (0: whole pieces) */
     /* fc: every block of the call is bytes in order, under 2 GiB (the
      * agreed shape says so): its broadcast stage moves them as MPI_BYTE
      * with the MPI library's MPI_Bcast; otherwise it is intergather's own

@@ -140,9 +140,13 @@ double ig_chain_segment(int p, int q, double k, double floor, const ig_cost_para
     return seg > k ? k : seg;
 }
 
-double ig_cost_relay_half(int p, int q, double k, const ig_cost_params *c)
+double ig_cost_relay_half(int p, int q, double k, double part, const ig_cost_params *c)
 {
-    return 2 * round_cost(c) + (p + 1.0 / q) * k * c->tw + (2.0 * p * q - p) * c->to;
+    double piece = k / q;
+    if (part <= 0 || part > piece)
+        part = piece;
+    double parts = part > 0 ? ceil(piece / part) : 1;
+    return 2 * round_cost(c) + (p * k + part) * c->tw + (2.0 * p * q - p) * parts * c->to;
 }
 
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c)

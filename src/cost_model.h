@@ -58,9 +58,11 @@ double ig_cost_chain_half(int p, int q, double k, double seg, const ig_cost_para
 double ig_chain_segment(int p, int q, double k, double floor, const ig_cost_params *c);
 
 /* Half duplex, the relay (algo_relay.c): two dependent hops, the first
- * piece (k / q bytes) before anything is relayed, then every receiver's
- * link carries p k; a receiver handles p q messages and sends p (q - 1). */
-double ig_cost_relay_half(int p, int q, double k, const ig_cost_params *c);
+ * part of a piece (k / q bytes, or `part` where a piece travels in parts
+ * of that many; 0: whole pieces) before anything is relayed, then every
+ * receiver's link carries p k; a receiver handles p q pieces and sends
+ * p (q - 1), each as many messages as a piece has parts. */
+double ig_cost_relay_half(int p, int q, double k, double part, const ig_cost_params *c);
 
 /* Half duplex, p > q: the blocks spread over the receivers in ranges
  * (ceil(p / q) messages posted at once, as direct's), then one allgatherv

@@ -41,6 +41,42 @@
 #define IG_RELAY_MIN_PIECE 2048
 #define IG_RELAY_MAX_MESSAGES 4096
 
+/* The relay's parts (algo_relay.c): a piece larger than IG_RELAY_PART_BYTES
+ * travels in parts of at most that size, each one message, so that its
+ * owner relays the first while the rest still arrive; below Open MPI's TCP
+ * eager limit (64 KiB with the header), so each goes without a handshake.
+ * At 4+12 on the emulated cluster, with 1 and 4 MiB blocks (pieces of 87
+ * and 350 KiB), parts of 60 KiB made the relay about 10 % faster than
+ * whole pieces (70 % of the receiver-link bound to 77-80 %), parts of 16
+ * KiB about 7 % (docs/performance.md, fortieth session).  At most
+ * IG_RELAY_MAX_PARTS parts a piece, and fewer where p q is large, so that
+ * a receiver's p q pieces stay within IG_RELAY_MAX_MESSAGES messages once
+ * groups are that large (beyond that, larger parts). */
+#define IG_RELAY_PART_BYTES 61440
+#define IG_RELAY_MAX_PARTS 8
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* The most parts a piece is cut into on a pair of p and q processes. */
+static int relay_parts_cap(int p, int q)
+{
+    int64_t pq = max64((int64_t)p * q, 1), cap = IG_RELAY_MAX_MESSAGES / pq;
+    return cap < 1 ? 1 : cap > IG_RELAY_MAX_PARTS ? IG_RELAY_MAX_PARTS : (int)cap;
+}
+
+/* The relay's part size for blocks of at most `largest` bytes: 0 (whole
+ * pieces) where a piece fits one part, else the piece cut into as many
+ * parts of at most IG_RELAY_PART_BYTES as the cap allows, evenly. */
+static uint64_t relay_part_bytes(uint64_t largest, int p, int q)
+{
+    uint64_t piece = (largest + (uint64_t)q - 1) / (uint64_t)q;
+    if (piece <= IG_RELAY_PART_BYTES)
+        return 0;
+    uint64_t parts = (piece + IG_RELAY_PART_BYTES - 1) / IG_RELAY_PART_BYTES, cap = (uint64_t)relay_parts_cap(p, q);
+    parts = parts < cap ? parts : cap;
+    return parts > 1 ? (piece + parts - 1) / parts : 0;
+}
+
 static int max_int(int a, int b) { return a > b ? a : b; }
 
 /* Each algorithm's largest request array, on a process of either group:
@@ -61,7 +97,7 @@ void ig_decide_pair_room(int p, int q, int *requests, int *ints)
     int64_t larger = max_int(p, q), wide = (int64_t)p + IG_DIRECT_WINDOW;
     *requests = capped(2 * larger > wide ? 2 * larger : wide); /* in 64 bits: groups of a billion stay defined */
     if ((int64_t)p * q <= IG_RELAY_MAX_MESSAGES)
-        *requests = max_int(*requests, p * q + IG_DIRECT_WINDOW);
+        *requests = max_int(*requests, p * q * relay_parts_cap(p, q) + IG_DIRECT_WINDOW);
     *ints = capped(3 * ((int64_t)p + q) + 2);
 }
 
@@ -77,7 +113,10 @@ void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *
         int64_t m = ig_step_chain_segments(step);
         need = m > INT_MAX ? INT_MAX : p * m + window;
     } else if (step->algorithm == IG_ALG_RELAY) {
-        need = (int64_t)p * q + window;
+        /* The largest piece's parts (every other piece has at most as many). */
+        uint64_t piece = (step->relay_bytes + (uint64_t)q - 1) / (uint64_t)q;
+        int64_t parts = step->segment_bytes > 0 ? (int64_t)((piece + step->segment_bytes - 1) / step->segment_bytes) : 1;
+        need = (int64_t)p * q * parts + window;
     }
     *requests = max_int(max_int(*requests, capped(need)), step->piece_window);
 }
@@ -128,9 +167,10 @@ ig_fallback ig_decide_active(int settings_agree, const ig_settings *s)
 
 int ig_decide_uses_model(const ig_settings *s)
 {
-    /* The chain, forced, cuts its segments to the model's best size. */
+    /* The chain, forced, cuts its segments to the model's best size; the
+     * relay, forced, asks it whether parts pay. */
     return ig_decide_active(1, s) == IG_FALLBACK_NONE &&
-           (s->algorithm == IG_ALG_CHAIN ||
+           (s->algorithm == IG_ALG_CHAIN || s->algorithm == IG_ALG_RELAY ||
             (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_FULLY_CONNECTED));
 }
 
@@ -261,7 +301,16 @@ static ig_step relay_step(const ig_shape *sh, int sender, const ig_settings *s, 
     int p = sh->n[sender], q = sh->n[1 - sender];
     ig_step st = step_of(IG_ALG_RELAY, sender, sh, s);
     st.piece_window = IG_RELAY_PIECE_WINDOW;
-    *cost = ig_cost_relay_half(p, q, average_block(sh, sender), model_of(sh, s));
+    double k = average_block(sh, sender), whole = ig_cost_relay_half(p, q, k, 0, model_of(sh, s));
+    /* Parts where the model says they pay: the first part ahead saves
+     * more link time than their messages cost (on a network whose t_o is
+     * large against its t_w, whole pieces). */
+    st.segment_bytes = relay_part_bytes(sh->max_block[sender], p, q);
+    *cost = ig_cost_relay_half(p, q, k, (double)st.segment_bytes, model_of(sh, s));
+    if (*cost > whole) {
+        st.segment_bytes = 0;
+        *cost = whole;
+    }
     return st;
 }
 

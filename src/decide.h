@@ -40,8 +40,9 @@ ig_fallback ig_decide_active(int settings_agree, const ig_settings *s);
 
 /* Whether the cost model can change any choice under these settings (the
  * model chooses only with INTERGATHER_ALGORITHM=auto and the
- * fully-connected topology, or sizes the forced chain's segments, and only
- * while the shim is on): where it cannot, no communicator measures one. */
+ * fully-connected topology, or sizes the forced chain's segments and the
+ * forced relay's parts, and only while the shim is on): where it cannot,
+ * no communicator measures one. */
 int ig_decide_uses_model(const ig_settings *s);
 
 /* Whether every call the model would decide is served by the direct

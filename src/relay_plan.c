@@ -8,6 +8,21 @@ ig_piece ig_relay_piece(uint64_t block_bytes, int q, int j)
     return pc;
 }
 
+int ig_relay_part_count(uint64_t piece_bytes, uint64_t part_bytes)
+{
+    if (part_bytes == 0 || piece_bytes <= part_bytes)
+        return 1;
+    return (int)((piece_bytes + part_bytes - 1) / part_bytes);
+}
+
+ig_piece ig_relay_part(ig_piece piece, uint64_t part_bytes, int u)
+{
+    if (part_bytes == 0 || piece.length <= part_bytes)
+        return piece;
+    uint64_t start = (uint64_t)u * part_bytes, rest = piece.length - start;
+    return (ig_piece){ .offset = piece.offset + start, .length = rest < part_bytes ? rest : part_bytes };
+}
+
 static int first_owner(int p, int q, int sender)
 {
     return (int)((long long)sender * q / p);

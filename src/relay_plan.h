@@ -31,6 +31,15 @@ typedef struct {
  * disjoint, cover the block in order, and differ in length by at most one. */
 ig_piece ig_relay_piece(uint64_t block_bytes, int q, int j);
 
+/* Parts: a piece travels, from its sender to its owner and from its owner
+ * on, in messages of at most `part_bytes` bytes (0: the whole piece in one
+ * message), so that an owner relays the first part while the rest still
+ * arrive.  The number of parts of a piece of `piece_bytes` (at least 1),
+ * and part u of it (0 <= u < that number): disjoint, in order, covering
+ * the piece, each but the last exactly `part_bytes` long. */
+int ig_relay_part_count(uint64_t piece_bytes, uint64_t part_bytes);
+ig_piece ig_relay_part(ig_piece piece, uint64_t part_bytes, int u);
+
 /* The owner sender `sender` sends its t-th piece to (0 <= t < q). */
 int ig_relay_owner_at(int p, int q, int sender, int t);
 

@@ -112,3 +112,17 @@ INTERGATHER_ALGORITHM=relay run_preloaded 12 "$TESTS_BIN/allgather_matrix" 3+9 1
 expect_pass allgather_matrix
 expect_total alg-relay -gt 0
 echo "ok INTERGATHER_ALGORITHM=relay, 3+9"
+
+# Pieces above 60 KiB travel in parts, one message each, where the model
+# says they pay (src/decide.c, IG_RELAY_PART_BYTES; within a node the
+# fixed shared-memory model says so at these sizes): blocks of up to 1 MiB
+# over 2 and 5 receivers make pieces of up to 512 KiB, in up to 8 parts;
+# MPI_Allgatherv's blocks differ, and so do their pieces' parts.  (Checked:
+# a sender that sends its parts in reverse order fails both programs.)
+for prog_scale in "allgather_matrix 262144" "allgatherv_matrix 200000"; do
+    set -- $prog_scale
+    INTERGATHER_ALGORITHM=relay run_preloaded 7 "$TESTS_BIN/$1" 2+5,5+2 "$2"
+    expect_pass "$1"
+    expect_total alg-relay -gt 0
+    echo "ok INTERGATHER_ALGORITHM=relay, $1 up to $2 (pieces in parts; calls it served: $(summary_total alg-relay))"
+done

@@ -215,20 +215,29 @@ START_TEST(spread_half_hand_values)
 END_TEST
 
 /* The relay: two dependent hops, the first piece (k / q), then p k at every
- * receiver's link; p q messages taken and p (q - 1) sent by a receiver. */
+ * receiver's link; p q messages taken and p (q - 1) sent by a receiver.
+ * In parts: the first part before anything is relayed, and as many
+ * messages per piece as it has parts. */
 START_TEST(relay_half_hand_values)
 {
     const ig_cost_params latency = { .ts = 1, .tw = 0, .to = 0 }, message = { .ts = 0, .tw = 0, .to = 1 },
                          bytes = { .ts = 0, .tw = 1, .to = 0 };
-    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, &latency), 2);
-    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, &message), 2 + 2 * 32 - 4);
-    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, &bytes), 10 + 320); /* (4 + 1/8) 80 */
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, 0, &latency), 2);
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, 0, &message), 2 + 2 * 32 - 4);
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, 0, &bytes), 10 + 320); /* (4 + 1/8) 80 */
+    /* Pieces of 10 bytes in parts of 4: 3 parts, the first 4 bytes ahead. */
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, 4, &latency), 2);
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, 4, &message), 2 + 3 * (2 * 32 - 4));
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, 4, &bytes), 4 + 320);
+    /* A part as large as the piece, or larger: whole pieces. */
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, 10, &bytes), 10 + 320);
+    ck_assert_double_eq(ig_cost_relay_half(4, 8, 80, 1000, &message), 2 + 2 * 32 - 4);
     /* Its bandwidth term lies between the bound p k and fc's (p + 1) k for
      * p < q, above direct's p k for p >= q (where the decision keeps
      * direct: the relay only adds a hop there). */
     for (int p = 1; p <= 32; p++)
         for (int q = 1; q <= 32; q++) {
-            double relay = ig_cost_relay_half(p, q, 1, &bytes);
+            double relay = ig_cost_relay_half(p, q, 1, 0, &bytes);
             REQUIRE(relay > p && relay <= p + 1, "p=%d q=%d: relay's bytes %g", p, q, relay);
             if (p < q)
                 REQUIRE(relay < ig_cost_fc_half(p, q, 1, &bytes), "p=%d q=%d", p, q);

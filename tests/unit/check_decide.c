@@ -23,7 +23,11 @@
  *     (within a node, or between nodes with p q <= 4096),
  *     then by the relay (same conditions, between nodes only, pieces k / q
  *     of at least 2 KiB, p q <= 4096) when its cost is lower still (never
- *     by the chain); then with auto and no ring,
+ *     by the chain); the relay's pieces (of the largest block) above 61440
+ *     bytes travel in parts: the fewest parts of at most 61440 bytes, but
+ *     no more than 8, nor than 4096 / (p q) when that is smaller (at least
+ *     1), the piece cut evenly, where that costs no more than whole
+ *     pieces in the model; then with auto and no ring,
  *     native (IG_FALLBACK_MODEL) when root gathering is cheaper than the
  *     choice.
  *   full duplex, auto and no ring: the cheapest of one exchange, direct
@@ -213,6 +217,18 @@ static int relay_fits(const ig_shape *sh, int sender)
     return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] <= (uint64_t)INT_MAX - 1;
 }
 
+/* The relay's part size (spec above): 0 where the largest piece goes whole. */
+static uint64_t want_part(uint64_t largest, int p, int q)
+{
+    uint64_t piece = largest / (uint64_t)q + (largest % (uint64_t)q != 0);
+    long long cap = 4096 / ((long long)p * q);
+    cap = cap > 8 ? 8 : cap < 1 ? 1 : cap;
+    uint64_t parts = 1;
+    while (piece > parts * 61440 && (long long)parts < cap)
+        parts++;
+    return parts == 1 ? 0 : piece / parts + (piece % parts != 0);
+}
+
 static ig_step want_relay(const ig_shape *sh, int sender, const ig_settings *s, double *cost)
 {
     ig_step st;
@@ -222,7 +238,13 @@ static ig_step want_relay(const ig_shape *sh, int sender, const ig_settings *s, 
     st.sender = sender;
     st.window = DIRECT_WINDOW;
     st.piece_window = 2;
-    *cost = ig_cost_relay_half(p, q, (double)sh->total[sender] / p, want_model(sh, s));
+    double k = (double)sh->total[sender] / p, whole = ig_cost_relay_half(p, q, k, 0, want_model(sh, s));
+    st.segment_bytes = want_part(sh->max_block[sender], p, q);
+    *cost = ig_cost_relay_half(p, q, k, (double)st.segment_bytes, want_model(sh, s));
+    if (*cost > whole) { /* parts only where they cost no more */
+        st.segment_bytes = 0;
+        *cost = whole;
+    }
     return st;
 }
 
@@ -426,6 +448,8 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
         REQUIRE(g->window == w->window && g->piece_window == w->piece_window,
                 "step %d: relay windows %d %d, want %d %d%s", i, g->window, g->piece_window, w->window,
                 w->piece_window, case_text(t));
+        REQUIRE(g->segment_bytes == w->segment_bytes, "step %d: relay parts of %" PRIu64 " bytes, want %" PRIu64 "%s",
+                i, g->segment_bytes, w->segment_bytes, case_text(t));
         break;
     case IG_ALG_CHAIN:
         REQUIRE(g->relay_bytes == w->relay_bytes && g->segment_bytes == w->segment_bytes,
@@ -922,8 +946,12 @@ static int requests_held(const ig_step *st, int p, int q)
                          : 1;
         return (int)(p * m) + st->window;
     }
-    case IG_ALG_RELAY: /* a receiver (a sender holds its piece window) */
-        return p * q + st->window > st->piece_window ? p * q + st->window : st->piece_window;
+    case IG_ALG_RELAY: { /* a receiver: p q pieces in up to m parts (a sender holds its window of parts) */
+        uint64_t piece = st->relay_bytes / (uint64_t)q + (st->relay_bytes % (uint64_t)q != 0), m = 1;
+        while (st->segment_bytes > 0 && piece > m * st->segment_bytes)
+            m++;
+        return (int)(p * q * m) + st->window > st->piece_window ? (int)(p * q * m) + st->window : st->piece_window;
+    }
     default:
         return 0;
     }

@@ -36,6 +36,38 @@ START_TEST(pieces_cover_each_block_exactly)
 }
 END_TEST
 
+/* A piece's parts cover it exactly, in order, each but the last exactly
+ * part_bytes long; part_bytes 0, or at least the piece, keeps it whole. */
+START_TEST(parts_cover_each_piece_exactly)
+{
+    const uint64_t lengths[] = { 0, 1, 7, 61439, 61440, 61441, 122880, 349526, (uint64_t)1 << 33 };
+    const uint64_t part_sizes[] = { 0, 1, 3, 61440, 61441, 349526, (uint64_t)1 << 33 };
+    for (size_t l = 0; l < sizeof lengths / sizeof *lengths; l++)
+        for (size_t z = 0; z < sizeof part_sizes / sizeof *part_sizes; z++) {
+            uint64_t part_bytes = part_sizes[z], len = lengths[l];
+            if (part_bytes > 0 && len / part_bytes > 1000000)
+                continue; /* too many parts to walk; no plan asks for them */
+            ig_piece piece = { .offset = 12345, .length = len };
+            int parts = ig_relay_part_count(len, part_bytes);
+            uint64_t want = part_bytes == 0 || len <= part_bytes ? 1 : (len + part_bytes - 1) / part_bytes;
+            REQUIRE((uint64_t)parts == want, "piece %" PRIu64 " parts of %" PRIu64 ": %d parts, want %" PRIu64, len,
+                    part_bytes, parts, want);
+            uint64_t next = piece.offset;
+            for (int u = 0; u < parts; u++) {
+                ig_piece part = ig_relay_part(piece, part_bytes, u);
+                REQUIRE(part.offset == next, "piece %" PRIu64 " part %d at %" PRIu64 ", want %" PRIu64, len, u,
+                        part.offset, next);
+                REQUIRE(u == parts - 1 || part.length == part_bytes, "piece %" PRIu64 " part %d: %" PRIu64 " bytes",
+                        len, u, part.length);
+                REQUIRE(part_bytes == 0 || part.length <= part_bytes || parts == 1, "part %d too long", u);
+                next += part.length;
+            }
+            REQUIRE(next == piece.offset + len, "piece %" PRIu64 " parts of %" PRIu64 " end at %" PRIu64, len,
+                    part_bytes, next);
+        }
+}
+END_TEST
+
 START_TEST(every_walk_meets_every_owner_once)
 {
     for (int p = 1; p <= MAX_PQ; p++)
@@ -106,6 +138,7 @@ int main(void)
     TCase *tc = tcase_create("plan");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, pieces_cover_each_block_exactly);
+    tcase_add_test(tc, parts_cover_each_piece_exactly);
     tcase_add_test(tc, every_walk_meets_every_owner_once);
     tcase_add_test(tc, relay_order_is_arrival_order);
     tcase_add_test(tc, walks_start_apart);
