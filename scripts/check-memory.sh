@@ -75,6 +75,9 @@ INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct asan_run 5 "$top/tests/m
 # The relay runs by default between nodes only: forced here.
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 1000
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgatherv_matrix" 2 1000
+# Pieces above 60 KiB, in parts (src/algo_relay.c).
+INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 262144
+INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgatherv_matrix" 2 200000
 # Types decoded constructor by constructor (src/type_order.c).
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/type_order" 2+3,3+2 3
 # Erroneous calls that truncate: blocks received whole, then copied in place.
@@ -127,6 +130,7 @@ vg_run "opening round, MPI_Allgatherv" 4 "$top/tests/mpi/opening_v" 2 hard
 INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct vg_run "opening in pieces" 4 "$top/tests/mpi/opening" 2 pieces
 INTERGATHER_ALGORITHM=relay vg_run "relay" 4 "$top/tests/mpi/allgather_matrix" 1 1000
 INTERGATHER_ALGORITHM=relay vg_run "relay, allgatherv" 4 "$top/tests/mpi/allgatherv_matrix" 1 500
+INTERGATHER_ALGORITHM=relay vg_run "relay, pieces in parts" 4 "$top/tests/mpi/allgather_matrix" 1 65536
 INTERGATHER_ALGORITHM=relay vg_run "type order" 4 "$top/tests/mpi/type_order" 1+3,3+1 3
 vg_run "truncation" 4 "$top/tests/mpi/truncate" 3 16 full
 INTERGATHER_ALGORITHM=chain vg_run "chain, room grown" 5 "$top/tests/mpi/nomem" 2 100000 h
