@@ -1,6 +1,7 @@
 #include "decide.h"
 
 #include "cost_model.h"
+#include "relay_plan.h"
 
 #include <limits.h>
 #include <math.h>
@@ -69,12 +70,10 @@ static int relay_parts_cap(int p, int q)
  * parts of at most IG_RELAY_PART_BYTES as the cap allows, evenly. */
 static uint64_t relay_part_bytes(uint64_t largest, int p, int q)
 {
-    uint64_t piece = (largest + (uint64_t)q - 1) / (uint64_t)q;
-    if (piece <= IG_RELAY_PART_BYTES)
-        return 0;
-    uint64_t parts = (piece + IG_RELAY_PART_BYTES - 1) / IG_RELAY_PART_BYTES, cap = (uint64_t)relay_parts_cap(p, q);
+    uint64_t piece = ig_relay_piece(largest, q, 0).length; /* the first pieces are the longest */
+    int parts = ig_relay_part_count(piece, IG_RELAY_PART_BYTES), cap = relay_parts_cap(p, q);
     parts = parts < cap ? parts : cap;
-    return parts > 1 ? (piece + parts - 1) / parts : 0;
+    return parts > 1 ? (piece + (uint64_t)parts - 1) / (uint64_t)parts : 0;
 }
 
 static int max_int(int a, int b) { return a > b ? a : b; }
@@ -114,9 +113,8 @@ void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *
         need = m > INT_MAX ? INT_MAX : p * m + window;
     } else if (step->algorithm == IG_ALG_RELAY) {
         /* The largest piece's parts (every other piece has at most as many). */
-        uint64_t piece = (step->relay_bytes + (uint64_t)q - 1) / (uint64_t)q;
-        int64_t parts = step->segment_bytes > 0 ? (int64_t)((piece + step->segment_bytes - 1) / step->segment_bytes) : 1;
-        need = (int64_t)p * q * parts + window;
+        uint64_t piece = ig_relay_piece(step->relay_bytes, q, 0).length;
+        need = (int64_t)p * q * ig_relay_part_count(piece, step->segment_bytes) + window;
     }
     *requests = max_int(max_int(*requests, capped(need)), step->piece_window);
 }

@@ -138,27 +138,26 @@ static void finish(ctx *c)
     MPI_Finalize();
 }
 
+/* A command-line integer from min to max, whole (argument `name`). */
+static int int_arg(const char *text, long min, long max, const char *name)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v < min || v > max)
+        TEST_FAIL("usage: early_post LEFT [INTS [NO_MEM_RANK]]: %s from %ld to %ld, not '%s'", name, min, max, text);
+    return (int)v;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     ctx c;
     int left = argc > 1 ? atoi(argv[1]) : 2, withdrawn = 0, lrank;
-    if (argc > 2) {
-        char *end;
-        long ints = strtol(argv[2], &end, 10);
-        /* 2N ints in a buffer whose byte count is an int (MPI counts). */
-        if (*end != '\0' || ints < 1 || ints > INT_MAX / 8)
-            TEST_FAIL("usage: early_post LEFT [INTS [NO_MEM_RANK]]: INTS from 1 to %d, not '%s'", INT_MAX / 8,
-                      argv[2]);
-        N = (int)ints;
-    }
-    if (argc > 3) {
-        char *end;
-        long r = strtol(argv[3], &end, 10);
-        if (*end != '\0' || r < 0 || r > INT_MAX)
-            TEST_FAIL("usage: early_post LEFT [INTS [NO_MEM_RANK]]: NO_MEM_RANK a world rank, not '%s'", argv[3]);
-        no_mem_rank = (int)r;
-    }
+    /* 2N ints in a buffer whose byte count is an int (MPI counts). */
+    if (argc > 2)
+        N = int_arg(argv[2], 1, INT_MAX / 8, "INTS");
+    if (argc > 3)
+        no_mem_rank = int_arg(argv[3], 0, INT_MAX, "NO_MEM_RANK");
     c.inter = test_intercomm(left, &c.is_left);
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
     MPI_Comm_rank(c.inter, &lrank);
