@@ -14,14 +14,26 @@
  * slower than fc.  Relay's data depend on one process between sender and
  * receiver.
  *
+ * Members (step->relay_members = d > 0, p < q with blocks of one size,
+ * decide.c): each sender sends its whole block to d receivers, its
+ * members, each member's own piece first; member t relays piece t of d to
+ * the receivers that are not members.  Sender and owner links then carry
+ * about q / (p + q) of the bound each, where the plain relay loads the
+ * owners' to (q - 1) / q (relay_plan.h): at 4+12 with 4 MiB blocks it
+ * measured 0.91x the plain relay's time (forty-first session).
+ *
  * Parts (step->segment_bytes, decide.c): a piece larger than that travels,
  * on both hops, in parts of at most that many bytes, one message each
- * (relay_plan.h), and an owner relays each part as soon as it has come.
- * Not in the first version: with whole pieces an owner relayed nothing
- * until a whole piece (350 KiB at 4+12 with 4 MiB blocks) had come through
- * a link shared with the other owners' relays; with parts of 60 KiB the
- * relay measured about 10 % faster at 4+12 from 1 MiB on the emulated
- * cluster (docs/performance.md, fortieth session).
+ * (relay_plan.h), and an owner relays each part as soon as it has come,
+ * whichever block it belongs to: the relays of block b carry tag
+ * IG_TAG_RELAY_FIRST + b, so that an owner may relay its blocks in the
+ * order their parts come (each block's parts in order, as its receivers
+ * post them).  Not in the first versions: with whole pieces an owner
+ * relayed nothing until a whole piece (350 KiB at 4+12 with 4 MiB blocks)
+ * had come through a link shared with the other owners' relays; and
+ * relaying in the order parts were due rather than came cost about 5 % at
+ * 4+12 with 1 MiB blocks on the emulated cluster (docs/performance.md,
+ * fortieth and forty-first sessions).
  *
  * Pieces are byte ranges, so every block must be one contiguous piece of
  * memory on every process (agreed, shape.h: the decision runs the fully
@@ -30,10 +42,9 @@
  * receive count for it: blocks may differ (MPI_Allgatherv), and the
  * agreement has checked that the two sides' sizes match (shape.h), so
  * both cut a block at the same offsets, and its pieces into the same parts.
- * Messages: each receiver takes p q pieces, each in its parts: at most p q
- * times the most parts of a piece, which the decision bounds (decide.c);
- * senders keep step->piece_window parts in flight, receivers step->window
- * relays.
+ * Messages: each receiver takes p q pieces (with members p d), each in its
+ * parts, which the decision bounds (decide.c); senders keep
+ * step->piece_window parts in flight, receivers step->window relays.
  */
 #include "algorithms.h"
 #include "blocks.h"
@@ -47,25 +58,38 @@ typedef struct {
     ig_pair *pair;
     const ig_xfer *x;
     int p, q;
+    int members;          /* 0: q pieces a block, one per receiver; d > 0: d members a block */
     uint64_t part_bytes;  /* the most bytes of a piece in one message (0: the whole piece) */
     MPI_Count rtype_size; /* receivers: bytes of one element of x->rtype */
     MPI_Aint rtrue_lb;    /* receivers: where a block's bytes start, from its slot */
 } relay_ctx;
 
-/* Bytes of block b, as a receiver counts them. */
-static uint64_t received_bytes(const relay_ctx *c, int b)
+/* Pieces a block is cut into. */
+static int pieces_of_block(const relay_ctx *c)
 {
-    return (uint64_t)ig_xfer_rcount(c->x, b) * (uint64_t)c->rtype_size;
+    return c->members > 0 ? c->members : c->q;
 }
 
-/* A piece of block b in this receiver's buffer. */
-static char *piece_at(const relay_ctx *c, int b, ig_piece pc)
+/* The receiver that owns piece j of block b: its member j, or receiver j. */
+static int owner_of(const relay_ctx *c, int b, int j)
 {
-    return (char *)ig_xfer_rptr(c->x, b) + c->rtrue_lb + (MPI_Aint)pc.offset;
+    return c->members > 0 ? ig_relay_owner_at(c->p, c->q, b, j) : j;
 }
 
-/* Sends with at most `window` in flight (senders' pieces, two at a time,
- * and receivers' relays, direct's window): p2p.h's ig_window_slot. */
+/* The piece of block b receiver r owns, or -1. */
+static int piece_owned(const relay_ctx *c, int b, int r)
+{
+    return c->members > 0 ? ig_relay_member_place(c->p, c->q, c->members, b, r) : r;
+}
+
+/* Whether receiver r takes block b whole from its sender. */
+static int is_member(const relay_ctx *c, int b, int r)
+{
+    return c->members > 0 && piece_owned(c, b, r) >= 0;
+}
+
+/* Sends with at most `window` in flight (senders' pieces, and receivers'
+ * relays, direct's window): p2p.h's ig_window_slot. */
 typedef struct {
     MPI_Request *slots;
     int window, posted;
@@ -78,12 +102,52 @@ static int send_windowed(const relay_ctx *c, windowed_sends *ws, const void *buf
     return rc;
 }
 
-/* The sender's pieces go out one after another (at most `window` at once),
- * so that the first owners can relay while the last pieces still travel. */
+/* Parts of a piece. */
+static int parts_in(const relay_ctx *c, ig_piece pc)
+{
+    return ig_relay_part_count(pc.length, c->part_bytes);
+}
+
+/* Plain relay: the sender's pieces go out one after another, so that the
+ * first owners can relay while the last pieces still travel. */
+static int send_pieces(const relay_ctx *c, windowed_sends *ws, const char *base, uint64_t block_bytes)
+{
+    int rc = MPI_SUCCESS, me = c->pair->rank;
+    for (int t = 0; t < c->q; t++) {
+        int owner = ig_relay_owner_at(c->p, c->q, me, t);
+        ig_piece pc = ig_relay_piece(block_bytes, c->q, owner);
+        for (int u = 0, parts = parts_in(c, pc); u < parts; u++) {
+            ig_piece part = ig_relay_part(pc, c->part_bytes, u);
+            ig_err_keep(&rc, send_windowed(c, ws, base + part.offset, part, c->p + owner, IG_TAG_DIRECT));
+        }
+    }
+    return rc;
+}
+
+/* Members: the whole block to each member, the members fed side by side
+ * part by part, each its own piece first (shift 0), then the pieces after
+ * it round the block: the order member_receives posts. */
+static int send_to_members(const relay_ctx *c, windowed_sends *ws, const char *base, uint64_t block_bytes)
+{
+    int rc = MPI_SUCCESS, me = c->pair->rank, d = c->members;
+    int most_parts = parts_in(c, ig_relay_piece(block_bytes, d, 0)); /* the first pieces are the longest */
+    for (int shift = 0; shift < d; shift++)
+        for (int u = 0; u < most_parts; u++)
+            for (int t = 0; t < d; t++) {
+                ig_piece pc = ig_relay_piece(block_bytes, d, (t + shift) % d);
+                if (u >= parts_in(c, pc))
+                    continue;
+                ig_piece part = ig_relay_part(pc, c->part_bytes, u);
+                ig_err_keep(&rc, send_windowed(c, ws, base + part.offset, part,
+                                               c->p + ig_relay_owner_at(c->p, c->q, me, t), IG_TAG_DIRECT));
+            }
+    return rc;
+}
+
 static int relay_sender(const relay_ctx *c, const ig_step *step)
 {
     const ig_xfer *x = c->x;
-    int me = c->pair->rank, window = step->piece_window > 0 ? step->piece_window : 1;
+    int window = step->piece_window > 0 ? step->piece_window : 1;
     MPI_Aint true_lb;
     MPI_Count type_size = 0;
     int rc = ig_block_true_lb(x->scount, x->stype, &true_lb);
@@ -97,93 +161,163 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
         return MPI_ERR_NO_MEM;
     const char *base = (const char *)x->sbuf + true_lb;
     windowed_sends ws = { .slots = reqs, .window = window };
-    for (int t = 0; t < c->q; t++) {
-        int owner = ig_relay_owner_at(c->p, c->q, me, t);
-        ig_piece pc = ig_relay_piece(block_bytes, c->q, owner);
-        for (int u = 0, parts = ig_relay_part_count(pc.length, c->part_bytes); u < parts; u++) {
-            ig_piece part = ig_relay_part(pc, c->part_bytes, u);
-            ig_err_keep(&rc, send_windowed(c, &ws, base + part.offset, part, c->p + owner, IG_TAG_DIRECT));
-        }
-    }
+    rc = c->members > 0 ? send_to_members(c, &ws, base, block_bytes) : send_pieces(c, &ws, base, block_bytes);
     ig_err_keep(&rc, ig_waitall(window, reqs));
     ig_pair_requests_done(c->pair, reqs);
     return rc;
 }
 
+/* Bytes of block b, as a receiver counts them. */
+static uint64_t received_bytes(const relay_ctx *c, int b)
+{
+    return (uint64_t)ig_xfer_rcount(c->x, b) * (uint64_t)c->rtype_size;
+}
+
 /* Piece j of block b. */
 static ig_piece piece_of(const relay_ctx *c, int b, int j)
 {
-    return ig_relay_piece(received_bytes(c, b), c->q, j);
+    return ig_relay_piece(received_bytes(c, b), pieces_of_block(c), j);
 }
 
-/* Parts of owner o's piece of block b. */
-static int parts_of(const relay_ctx *c, int b, int o)
+/* A part of block b in this receiver's buffer. */
+static char *part_at(const relay_ctx *c, int b, ig_piece part)
 {
-    return ig_relay_part_count(piece_of(c, b, o).length, c->part_bytes);
+    return (char *)ig_xfer_rptr(c->x, b) + c->rtrue_lb + (MPI_Aint)part.offset;
 }
 
-/* Receives of the parts of the pieces owner `o` brings this receiver: from
- * the senders when o is this receiver, else relayed by o; in o's relay
- * order, each piece's parts in order.  Returns how many were posted. */
-static int post_pieces_of(const relay_ctx *c, int o, int *order, MPI_Request *reqs, int *rc)
+/* The receiver's messages, posted before any relay: first the parts of
+ * the pieces it owns, from their senders, one run per block (four ints
+ * each in `runs`: block, first request, parts, parts relayed so far);
+ * then every other piece, from its sender (a member's other pieces, in
+ * the order its sender sends them) or relayed by its owner. */
+typedef struct {
+    MPI_Request *reqs;
+    int posted, *runs, n_runs;
+} receives;
+
+enum { RUN_BLOCK, RUN_FIRST, RUN_PARTS, RUN_NEXT, RUN_INTS };
+
+static int post_piece(const relay_ctx *c, receives *r, int b, int j, int source, int tag)
 {
-    int own = o == c->pair->rank - c->p, n = 0;
-    ig_relay_arrival_order(c->p, c->q, o, order);
-    for (int k = 0; k < c->p; k++) {
-        ig_piece pc = piece_of(c, order[k], o);
-        for (int u = 0, parts = parts_of(c, order[k], o); u < parts; u++, n++) {
-            ig_piece part = ig_relay_part(pc, c->part_bytes, u);
-            ig_err_keep(rc, PMPI_Irecv(piece_at(c, order[k], part), (int)part.length, MPI_BYTE,
-                                       own ? order[k] : c->p + o, own ? IG_TAG_DIRECT : IG_TAG_RING, c->pair->comm,
-                                       &reqs[n]));
+    int rc = MPI_SUCCESS;
+    ig_piece pc = piece_of(c, b, j);
+    for (int u = 0, parts = parts_in(c, pc); u < parts; u++, r->posted++) {
+        ig_piece part = ig_relay_part(pc, c->part_bytes, u);
+        ig_err_keep(&rc, PMPI_Irecv(part_at(c, b, part), (int)part.length, MPI_BYTE, source, tag, c->pair->comm,
+                                    &r->reqs[r->posted]));
+    }
+    return rc;
+}
+
+static int post_receives(const relay_ctx *c, receives *r)
+{
+    int rc = MPI_SUCCESS, me = c->pair->rank - c->p, m = pieces_of_block(c);
+    for (int b = 0; b < c->p; b++) {
+        int own = piece_owned(c, b, me);
+        if (own < 0)
+            continue;
+        int *run = r->runs + RUN_INTS * r->n_runs++;
+        run[RUN_BLOCK] = b;
+        run[RUN_FIRST] = r->posted;
+        run[RUN_NEXT] = 0;
+        ig_err_keep(&rc, post_piece(c, r, b, own, b, IG_TAG_DIRECT));
+        run[RUN_PARTS] = r->posted - run[RUN_FIRST];
+    }
+    for (int b = 0; b < c->p; b++) {
+        int own = piece_owned(c, b, me), member = is_member(c, b, me);
+        for (int shift = 1; shift < m; shift++) {
+            int j = ((own >= 0 ? own : 0) + shift) % m;
+            if (member)
+                ig_err_keep(&rc, post_piece(c, r, b, j, b, IG_TAG_DIRECT));
+            else
+                ig_err_keep(&rc, post_piece(c, r, b, j, c->p + owner_of(c, b, j), IG_TAG_RELAY_FIRST + b));
+        }
+        if (own < 0) /* not an owner: piece `0`, skipped by the walk above */
+            ig_err_keep(&rc, post_piece(c, r, b, 0, c->p + owner_of(c, b, 0), IG_TAG_RELAY_FIRST + b));
+    }
+    return rc;
+}
+
+/* The run that request `index` belongs to (runs are in request order). */
+static int *run_of(receives *r, int index)
+{
+    int lo = 0, hi = r->n_runs - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (r->runs[RUN_INTS * mid + RUN_FIRST] <= index)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return r->runs + RUN_INTS * lo;
+}
+
+/* Relay the parts of a run that have come, in order, to every receiver
+ * that does not have them: j + 1, j + 2, ... round the group, like
+ * direct's senders, so that owners reach any one receiver a few at a time. */
+static int relay_run(const relay_ctx *c, receives *r, int *run, windowed_sends *ws)
+{
+    int rc = MPI_SUCCESS, me = c->pair->rank - c->p, b = run[RUN_BLOCK], own = piece_owned(c, b, me);
+    ig_piece pc = piece_of(c, b, own);
+    for (; run[RUN_NEXT] < run[RUN_PARTS] && r->reqs[run[RUN_FIRST] + run[RUN_NEXT]] == MPI_REQUEST_NULL;
+         run[RUN_NEXT]++) {
+        ig_piece part = ig_relay_part(pc, c->part_bytes, run[RUN_NEXT]);
+        for (int d = 1; d < c->q; d++) {
+            int to = (me + d) % c->q;
+            if (!is_member(c, b, to))
+                ig_err_keep(&rc, send_windowed(c, ws, part_at(c, b, part), part, c->p + to, IG_TAG_RELAY_FIRST + b));
         }
     }
-    return n;
+    return rc;
 }
 
 static int relay_receiver(const relay_ctx *c, const ig_step *step)
 {
-    int p = c->p, q = c->q, j = c->pair->rank - p, rc = MPI_SUCCESS;
+    int p = c->p, m = pieces_of_block(c), rc = MPI_SUCCESS;
     int window = step->window > 0 ? step->window : 1, n_recv = 0;
-    for (int o = 0; o < q; o++)
-        for (int b = 0; b < p; b++)
-            n_recv += parts_of(c, b, o);
-    int *orders = ig_pair_ints(c->pair, 2 * p);
+    for (int b = 0; b < p; b++)
+        for (int j = 0; j < m; j++)
+            n_recv += parts_in(c, piece_of(c, b, j));
+    int *runs = ig_pair_ints(c->pair, RUN_INTS * p);
     MPI_Request *reqs = ig_pair_requests(c->pair, n_recv + window);
-    if (orders == NULL || reqs == NULL) {
-        ig_pair_ints_done(c->pair, orders);
+    if (runs == NULL || reqs == NULL) {
+        ig_pair_ints_done(c->pair, runs);
         ig_pair_requests_done(c->pair, reqs);
         return MPI_ERR_NO_MEM;
     }
-    int *own_order = orders, *scratch = orders + p;
-    /* Every receive first: this receiver's own parts (first in reqs), then
-     * each other owner's, in the order that owner relays them. */
-    int posted = post_pieces_of(c, j, own_order, reqs, &rc);
-    for (int d = 1; d < q; d++)
-        posted += post_pieces_of(c, (j + d) % q, scratch, reqs + posted, &rc);
-    /* Relay each own part to every other receiver once it is here, to
-     * j + 1, j + 2, ... round the group: like direct's senders, the owners
-     * reach any one receiver a few at a time. */
+    receives r = { .reqs = reqs, .runs = runs };
+    rc = post_receives(c, &r);
+    /* Relay each owned part once it is here, whichever comes first. */
+    int n_own = r.n_runs > 0 ? r.runs[RUN_INTS * (r.n_runs - 1) + RUN_FIRST] +
+                                   r.runs[RUN_INTS * (r.n_runs - 1) + RUN_PARTS]
+                             : 0;
     windowed_sends ws = { .slots = reqs + n_recv, .window = window };
-    for (int k = 0, r = 0; k < p; k++) {
-        ig_piece pc = piece_of(c, own_order[k], j);
-        for (int u = 0, parts = parts_of(c, own_order[k], j); u < parts; u++, r++) {
-            ig_piece part = ig_relay_part(pc, c->part_bytes, u);
-            ig_err_keep(&rc, PMPI_Wait(&reqs[r], MPI_STATUS_IGNORE));
-            for (int d = 1; d < q; d++)
-                ig_err_keep(&rc, send_windowed(c, &ws, piece_at(c, own_order[k], part), part, p + (j + d) % q,
-                                               IG_TAG_RING));
-        }
+    for (int done = 0; done < n_own; done++) {
+        int index = MPI_UNDEFINED;
+        ig_err_keep(&rc, PMPI_Waitany(n_own, reqs, &index, MPI_STATUS_IGNORE));
+        if (index < 0 || index >= n_own)
+            break; /* none left active (a post failed), or the wait named none */
+        ig_err_keep(&rc, relay_run(c, &r, run_of(&r, index), &ws));
     }
+    /* Every owned request is complete or was never posted: relay what is
+     * left (after a failed post, whatever the buffer holds), so that no
+     * receiver waits for a relay that never comes. */
+    for (int k = 0; k < r.n_runs; k++)
+        ig_err_keep(&rc, relay_run(c, &r, r.runs + RUN_INTS * k, &ws));
     ig_err_keep(&rc, ig_waitall(n_recv + window, reqs));
     ig_pair_requests_done(c->pair, reqs);
-    ig_pair_ints_done(c->pair, orders);
+    ig_pair_ints_done(c->pair, runs);
     return rc;
 }
 
 int ig_alg_relay(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
-    relay_ctx c = { .pair = pair, .x = x, .p = pair->p, .q = pair->q, .part_bytes = step->segment_bytes };
+    relay_ctx c = { .pair = pair,
+                    .x = x,
+                    .p = pair->p,
+                    .q = pair->q,
+                    .members = step->relay_members,
+                    .part_bytes = step->segment_bytes };
     if (ig_pair_is_sender(pair))
         return relay_sender(&c, step);
     MPI_Aint true_extent;

@@ -2,6 +2,7 @@
 
 #include "cost_model.h"
 #include "relay_plan.h"
+#include "tags.h"
 
 #include <limits.h>
 #include <math.h>
@@ -24,7 +25,10 @@
  * another, so that the first owners relay while the rest still travel
  * (all at once they would all arrive at the end), and a second message
  * keeps the link busy across the first one's completion.  Its receivers
- * relay with direct's window, for direct's reason. */
+ * relay with direct's window, for direct's reason.  With members
+ * (relay_plan.h) a sender feeds d members at once, each its own piece
+ * first, with direct's window (the prototype measured in the forty-first
+ * session, docs/performance.md). */
 #define IG_RELAY_PIECE_WINDOW 2
 
 /* Where the model weighs the relay: between nodes, with pieces (k / q) of
@@ -65,14 +69,25 @@ static int relay_parts_cap(int p, int q)
     return cap < 1 ? 1 : cap > IG_RELAY_MAX_PARTS ? IG_RELAY_MAX_PARTS : (int)cap;
 }
 
+/* Pieces a block is cut into: one per receiver, or one per member. */
+static int relay_pieces(int q, int members)
+{
+    return members > 0 ? members : q;
+}
+
 /* The relay's part size for blocks of at most `largest` bytes: 0 (whole
  * pieces) where a piece fits one part, else the piece cut into as many
- * parts of at most IG_RELAY_PART_BYTES as the cap allows, evenly. */
-static uint64_t relay_part_bytes(uint64_t largest, int p, int q)
+ * parts of at most IG_RELAY_PART_BYTES as the cap allows, evenly.  With
+ * members a block has d pieces, not q, and a receiver takes p d of them:
+ * the same message budget (p q pieces of at most the cap's parts) allows
+ * q / d times the parts a piece. */
+static uint64_t relay_part_bytes(uint64_t largest, int p, int q, int members)
 {
-    uint64_t piece = ig_relay_piece(largest, q, 0).length; /* the first pieces are the longest */
-    int parts = ig_relay_part_count(piece, IG_RELAY_PART_BYTES), cap = relay_parts_cap(p, q);
-    parts = parts < cap ? parts : cap;
+    int pieces = relay_pieces(q, members);
+    uint64_t piece = ig_relay_piece(largest, pieces, 0).length; /* the first pieces are the longest */
+    int parts = ig_relay_part_count(piece, IG_RELAY_PART_BYTES);
+    int64_t cap = (int64_t)relay_parts_cap(p, q) * q / pieces;
+    parts = parts < cap ? parts : (int)cap;
     return parts > 1 ? (piece + (uint64_t)parts - 1) / (uint64_t)parts : 0;
 }
 
@@ -83,21 +98,30 @@ static int max_int(int a, int b) { return a > b ? a : b; }
  * window)); spread and full duplex, the blocks a process owns and its send
  * (at most max(p, q) + 1); the chain without segments, its owned and
  * relayed blocks and a window (p + window); the relay's receivers, p q
- * pieces and a window, where the model weighs it.  Ints: fc's, spread's
- * and full duplex's counts and displacements (3 per process of a group),
- * the chain's and relay's orders (2 (p + 1)). */
+ * pieces (p d with members, in up to q / d times the parts) and a window,
+ * where the model weighs it.  Ints: fc's, spread's and full duplex's
+ * counts and displacements (3 per process of a group), the chain's orders
+ * (2 (p + 1)), the relay's runs (4 p). */
 static int capped(int64_t n)
 {
     return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* The relay's receivers: four ints for each block of which they own a piece. */
+static int relay_ints(int p)
+{
+    return capped(4 * (int64_t)p);
 }
 
 void ig_decide_pair_room(int p, int q, int *requests, int *ints)
 {
     int64_t larger = max_int(p, q), wide = (int64_t)p + IG_DIRECT_WINDOW;
     *requests = capped(2 * larger > wide ? 2 * larger : wide); /* in 64 bits: groups of a billion stay defined */
-    if ((int64_t)p * q <= IG_RELAY_MAX_MESSAGES)
-        *requests = max_int(*requests, p * q * relay_parts_cap(p, q) + IG_DIRECT_WINDOW);
     *ints = capped(3 * ((int64_t)p + q) + 2);
+    if ((int64_t)p * q <= IG_RELAY_MAX_MESSAGES) {
+        *requests = max_int(*requests, p * q * relay_parts_cap(p, q) + IG_DIRECT_WINDOW);
+        *ints = max_int(*ints, relay_ints(p));
+    }
 }
 
 /* Beyond the pair's room: the chain's receivers hold every segment they
@@ -113,8 +137,10 @@ void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *
         need = m > INT_MAX ? INT_MAX : p * m + window;
     } else if (step->algorithm == IG_ALG_RELAY) {
         /* The largest piece's parts (every other piece has at most as many). */
-        uint64_t piece = ig_relay_piece(step->relay_bytes, q, 0).length;
-        need = (int64_t)p * q * ig_relay_part_count(piece, step->segment_bytes) + window;
+        int pieces = relay_pieces(q, step->relay_members);
+        uint64_t piece = ig_relay_piece(step->relay_bytes, pieces, 0).length;
+        need = (int64_t)p * pieces * ig_relay_part_count(piece, step->segment_bytes) + window;
+        *ints = max_int(*ints, relay_ints(p));
     }
     *requests = max_int(max_int(*requests, capped(need)), step->piece_window);
 }
@@ -291,19 +317,32 @@ static ig_step chain_step(const ig_shape *sh, int sender, int allgatherv, const 
  * Blocks may differ in size (MPI_Allgatherv): each is cut by its own. */
 static int relay_fits(const ig_shape *sh, int sender)
 {
-    return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] < INT_MAX;
+    return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] < INT_MAX &&
+           sh->n[sender] <= IG_TAG_UB_MIN - IG_TAG_RELAY_FIRST + 1; /* a tag per block (tags.h) */
+}
+
+/* Whether every block the sending group sends has one size (always for
+ * MPI_Allgather): members balance their links only then. */
+static int blocks_alike(const ig_shape *sh, int sender)
+{
+    return sh->total[sender] == (uint64_t)sh->n[sender] * sh->max_block[sender];
 }
 
 static ig_step relay_step(const ig_shape *sh, int sender, const ig_settings *s, double *cost)
 {
     int p = sh->n[sender], q = sh->n[1 - sender];
     ig_step st = step_of(IG_ALG_RELAY, sender, sh, s);
-    st.piece_window = IG_RELAY_PIECE_WINDOW;
+    /* Members where they lighten the busiest link (relay_plan.h).  The
+     * model's cost is the same for both plans: both put p k on every
+     * receiving link, and the model sees no link's other direction.  The
+     * emulated cluster does (4+12, forty-first session, docs/performance.md). */
+    st.relay_members = blocks_alike(sh, sender) ? ig_relay_members_for(p, q) : 0;
+    st.piece_window = st.relay_members > 0 ? IG_DIRECT_WINDOW : IG_RELAY_PIECE_WINDOW;
     double k = average_block(sh, sender), whole = ig_cost_relay_half(p, q, k, 0, model_of(sh, s));
     /* Parts where the model says they pay: the first part ahead saves
      * more link time than their messages cost (on a network whose t_o is
      * large against its t_w, whole pieces). */
-    st.segment_bytes = relay_part_bytes(sh->max_block[sender], p, q);
+    st.segment_bytes = relay_part_bytes(sh->max_block[sender], p, q, st.relay_members);
     *cost = ig_cost_relay_half(p, q, k, (double)st.segment_bytes, model_of(sh, s));
     if (*cost > whole) {
         st.segment_bytes = 0;

@@ -33,20 +33,45 @@ int ig_relay_owner_at(int p, int q, int sender, int t)
     return (first_owner(p, q, sender) + t) % q;
 }
 
-void ig_relay_arrival_order(int p, int q, int owner, int *order)
+int ig_relay_member_place(int p, int q, int d, int sender, int r)
 {
-    /* Sender i reaches `owner` at place (owner - first(i)) mod q, which
-     * grows as first(i) walks down from `owner`, round past 0 to q - 1.  So:
-     * senders by decreasing first owner, from the last one whose first owner
-     * is at most `owner`; senders that share a first owner (p > q) in
-     * increasing order.  O(p). */
-    int n = 0, i = (int)(((long long)(owner + 1) * p - 1) / q);
-    while (n < p) {
-        int lo = i, f = first_owner(p, q, i);
-        while (lo > 0 && first_owner(p, q, lo - 1) == f)
-            lo--;
-        for (int k = lo; k <= i; k++)
-            order[n++] = k;
-        i = lo > 0 ? lo - 1 : p - 1;
+    int t = ((r - first_owner(p, q, sender)) % q + q) % q;
+    return t < d ? t : -1;
+}
+
+int ig_relay_most_memberships(int p, int q, int d)
+{
+    return (int)(((long long)p * d + q - 1) / q);
+}
+
+/* Loads as fractions num / den of a block's bytes K; a < b exactly. */
+typedef struct {
+    long long num, den;
+} load;
+
+static int lighter(load a, load b)
+{
+    return a.num * b.den < b.num * a.den;
+}
+
+static load heavier_of(load a, load b)
+{
+    return lighter(a, b) ? b : a;
+}
+
+int ig_relay_members_for(int p, int q)
+{
+    if (p >= q)
+        return 0;
+    load best = heavier_of((load){ 1, 1 }, (load){ (long long)p * (q - 1), q });
+    int members = 0;
+    for (int d = 1; d <= p && d < q; d++) {
+        load sender = { d, 1 }, member = { (long long)ig_relay_most_memberships(p, q, d) * (q - d), d };
+        load busiest = heavier_of(sender, member);
+        if (lighter(busiest, best)) {
+            best = busiest;
+            members = d;
+        }
     }
+    return members;
 }

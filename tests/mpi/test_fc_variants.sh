@@ -126,3 +126,14 @@ for prog_scale in "allgather_matrix 262144" "allgatherv_matrix 200000"; do
     expect_total alg-relay -gt 0
     echo "ok INTERGATHER_ALGORITHM=relay, $1 up to $2 (pieces in parts; calls it served: $(summary_total alg-relay))"
 done
+
+# Members (relay_plan.h): with 3 senders and 6 receivers and blocks of one
+# size each sender sends its whole block to 2 members, which relay a half
+# each, here in parts (blocks of up to 256 KiB); MPI_Allgatherv's blocks
+# of different sizes keep the plain relay.  (Checked: a sender that sends
+# every member the same piece first fails.)
+INTERGATHER_ALGORITHM=relay run_preloaded 9 "$TESTS_BIN/allgather_matrix" 3+6 262144
+expect_pass allgather_matrix
+expect_total alg-relay -gt 0
+echo "ok INTERGATHER_ALGORITHM=relay, members at 3+6 (calls it served: $(summary_total alg-relay))"
+

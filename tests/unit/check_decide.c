@@ -23,10 +23,13 @@
  *     (within a node, or between nodes with p q <= 4096),
  *     then by the relay (same conditions, between nodes only, pieces k / q
  *     of at least 2 KiB, p q <= 4096) when its cost is lower still (never
- *     by the chain); the relay's pieces (of the largest block) above 61440
- *     bytes travel in parts: the fewest parts of at most 61440 bytes, but
- *     no more than 8, nor than 4096 / (p q) when that is smaller (at least
- *     1), the piece cut evenly, where that costs no more than whole
+ *     by the chain); the relay has members (want_members) for p < q and
+ *     blocks of one size where they lighten its busiest link, and then
+ *     direct's window at a sender; its pieces (of the largest block: k / q,
+ *     or k / d with d members) above 61440 bytes travel in parts: the
+ *     fewest parts of at most 61440 bytes, but no more than 8, nor than
+ *     4096 / (p q) when that is smaller (at least 1), times q / d with
+ *     members, the piece cut evenly, where that costs no more than whole
  *     pieces in the model; then with auto and no ring,
  *     native (IG_FALLBACK_MODEL) when root gathering is cheaper than the
  *     choice.
@@ -217,12 +220,45 @@ static int relay_fits(const ig_shape *sh, int sender)
     return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] <= (uint64_t)INT_MAX - 1;
 }
 
-/* The relay's part size (spec above): 0 where the largest piece goes whole. */
-static uint64_t want_part(uint64_t largest, int p, int q)
+/* The relay's members (spec above): for p < q and blocks of one size, the
+ * d in 1..min(p, q - 1) whose busiest link (a sender's d k, a member's
+ * ceil(p d / q) (q - d) k / d) is lightest, where lighter than the plain
+ * relay's (max(k, p (q - 1) k / q)); else 0.  In doubles, by brute force:
+ * the library compares exact fractions. */
+static int want_members(const ig_shape *sh, int sender)
 {
-    uint64_t piece = largest / (uint64_t)q + (largest % (uint64_t)q != 0);
+    int p = sh->n[sender], q = sh->n[1 - sender], best_d = 0;
+    if (p >= q || sh->total[sender] != (uint64_t)p * sh->max_block[sender])
+        return 0;
+    double best = (double)p * (q - 1) / q;
+    best = best > 1 ? best : 1;
+    for (int d = 1; d <= p && d < q; d++) {
+        int most = 0;
+        for (int r = 0; r < q; r++) { /* memberships of receiver r, counted */
+            int n = 0;
+            for (int i = 0; i < p; i++)
+                n += ((r - (int)((long long)i * q / p)) % q + q) % q < d;
+            most = n > most ? n : most;
+        }
+        double member = (double)most * (q - d) / d, busiest = member > d ? member : d;
+        if (busiest < best - 1e-12) {
+            best = busiest;
+            best_d = d;
+        }
+    }
+    return best_d;
+}
+
+/* The relay's part size (spec above): 0 where the largest piece goes
+ * whole.  Pieces are k / q, or k / d with d members (whose cap is q / d
+ * times the plain one: the same messages per receiver). */
+static uint64_t want_part(uint64_t largest, int p, int q, int members)
+{
+    int pieces = members > 0 ? members : q;
+    uint64_t piece = largest / (uint64_t)pieces + (largest % (uint64_t)pieces != 0);
     long long cap = 4096 / ((long long)p * q);
     cap = cap > 8 ? 8 : cap < 1 ? 1 : cap;
+    cap = cap * q / pieces;
     uint64_t parts = 1;
     while (piece > parts * 61440 && (long long)parts < cap)
         parts++;
@@ -237,9 +273,10 @@ static ig_step want_relay(const ig_shape *sh, int sender, const ig_settings *s, 
     st.algorithm = IG_ALG_RELAY;
     st.sender = sender;
     st.window = DIRECT_WINDOW;
-    st.piece_window = 2;
+    st.relay_members = want_members(sh, sender);
+    st.piece_window = st.relay_members > 0 ? DIRECT_WINDOW : 2;
     double k = (double)sh->total[sender] / p, whole = ig_cost_relay_half(p, q, k, 0, want_model(sh, s));
-    st.segment_bytes = want_part(sh->max_block[sender], p, q);
+    st.segment_bytes = want_part(sh->max_block[sender], p, q, st.relay_members);
     *cost = ig_cost_relay_half(p, q, k, (double)st.segment_bytes, want_model(sh, s));
     if (*cost > whole) { /* parts only where they cost no more */
         st.segment_bytes = 0;
@@ -450,6 +487,8 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
                 w->piece_window, case_text(t));
         REQUIRE(g->segment_bytes == w->segment_bytes, "step %d: relay parts of %" PRIu64 " bytes, want %" PRIu64 "%s",
                 i, g->segment_bytes, w->segment_bytes, case_text(t));
+        REQUIRE(g->relay_members == w->relay_members, "step %d: relay members %d, want %d%s", i, g->relay_members,
+                w->relay_members, case_text(t));
         break;
     case IG_ALG_CHAIN:
         REQUIRE(g->relay_bytes == w->relay_bytes && g->segment_bytes == w->segment_bytes,
@@ -514,6 +553,7 @@ static void require_mirror_step(const test_case *t, const ig_step *a, const ig_s
     REQUIRE(a->relay_bytes == m->relay_bytes, "mirror: relay_bytes%s", case_text(t));
     REQUIRE(a->window == m->window, "mirror: window %d vs %d%s", a->window, m->window, case_text(t));
     REQUIRE(a->segment_bytes == m->segment_bytes, "mirror: segment_bytes%s", case_text(t));
+    REQUIRE(a->relay_members == m->relay_members, "mirror: relay_members%s", case_text(t));
     /* Half duplex: the pair's first group is the senders either way; full
      * duplex: it is the low group, so the stages trade places. */
     int swap = a->sender < 0;
@@ -946,11 +986,13 @@ static int requests_held(const ig_step *st, int p, int q)
                          : 1;
         return (int)(p * m) + st->window;
     }
-    case IG_ALG_RELAY: { /* a receiver: p q pieces in up to m parts (a sender holds its window of parts) */
-        uint64_t piece = st->relay_bytes / (uint64_t)q + (st->relay_bytes % (uint64_t)q != 0), m = 1;
+    case IG_ALG_RELAY: { /* a receiver: p q pieces (p d with members) in up to m parts (a sender: its window) */
+        int pieces = st->relay_members > 0 ? st->relay_members : q;
+        uint64_t piece = st->relay_bytes / (uint64_t)pieces + (st->relay_bytes % (uint64_t)pieces != 0), m = 1;
         while (st->segment_bytes > 0 && piece > m * st->segment_bytes)
             m++;
-        return (int)(p * q * m) + st->window > st->piece_window ? (int)(p * q * m) + st->window : st->piece_window;
+        int receiver = (int)(p * pieces * m) + st->window;
+        return receiver > st->piece_window ? receiver : st->piece_window;
     }
     default:
         return 0;
@@ -993,6 +1035,8 @@ START_TEST(decide_pair_room_holds_model_choices)
                                         ig_algorithm_info_of(st->algorithm)->name, p, q, nodes, i, held, requests);
                                 REQUIRE(ints >= 3 * (p + q) && ints >= 2 * (p + 1), "ints %d for %d+%d", ints, p,
                                         q);
+                                REQUIRE(st->algorithm != IG_ALG_RELAY || ints >= 4 * p, "relay: ints %d for %d+%d",
+                                        ints, p, q);
                                 REQUIRE(forced || (requests == pair_requests && ints == pair_ints),
                                         "%s on %d+%d (nodes %d, settings %d), the model's choice, grows the room "
                                         "to %d requests (pair %d)",
@@ -1138,14 +1182,25 @@ START_TEST(decide_examples)
     }
 
     /* 4 senders, 12 receivers, 1 MiB, between nodes: the relay, (p + 1/q)
-     * k t_w, against fc's (p + 1) k t_w and direct's q k t_w, with two
-     * pieces in flight at a sender... */
+     * k t_w, against fc's (p + 1) k t_w and direct's q k t_w, with 3
+     * members a block (senders' and members' links at 3/4 of the bound),
+     * fed with direct's window... */
     ig_shape few = half_shape(4, 12, 2, MiB);
     ig_decide(&few, 0, &s, &c);
     ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
-    ck_assert_int_eq(c.steps[0].piece_window, 2);
+    ck_assert_int_eq(c.steps[0].relay_members, 3);
+    ck_assert_int_eq(c.steps[0].piece_window, DIRECT_WINDOW);
     ck_assert_int_eq(c.steps[0].window, DIRECT_WINDOW);
+    /* ... and with MPI_Allgatherv's blocks of different sizes the plain
+     * relay, two pieces in flight at a sender (members balance their
+     * links only for blocks of one size)... */
+    few.max_block[0] = 2 * MiB;
+    ig_decide(&few, 0, &s, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
+    ck_assert_int_eq(c.steps[0].relay_members, 0);
+    ck_assert_int_eq(c.steps[0].piece_window, 2);
+    few = half_shape(4, 12, 2, MiB);
     /* ... but at 1 KiB its 92 messages at 1 us each cost more than
      * direct's one round of 12. */
     few = half_shape(4, 12, 2, 1024);

@@ -1,10 +1,11 @@
 /*
  * Unit tests: the relay plan (src/relay_plan.h) for every 1 <= p, q <= 48.
  * Pieces cover each block exactly, every sender's walk meets every owner
- * once, and the order an owner relays in is its pieces' arrival order --
- * checked against a brute-force sort by the definition -- and a
- * permutation of the senders, so every receiver posts one receive for each
- * message relayed to it.
+ * once; with members, every receiver gets every piece of every block
+ * exactly once (whole from the sender, or from the piece's owner, itself
+ * a member), the most memberships are ceil(p d / q) by count, and the
+ * number of members is the one that lightens the busiest link most,
+ * checked against loads counted by brute force.
  */
 #include "relay_plan.h"
 
@@ -83,36 +84,105 @@ START_TEST(every_walk_meets_every_owner_once)
 }
 END_TEST
 
-/* Where sender i's walk reaches `owner`, by the walk itself. */
-static int place_by_walk(int p, int q, int i, int owner)
+/* Members: place t of sender i's walk is member t for t < d, nobody else
+ * is one; each receiver takes each piece of each block exactly once: from
+ * the sender where it is a member, else from the piece's owner, a member
+ * (so the relays come from someone who has the whole block). */
+START_TEST(members_deliver_every_piece_once)
 {
-    for (int t = 0; t < q; t++)
-        if (ig_relay_owner_at(p, q, i, t) == owner)
-            return t;
-    return -1;
+    for (int q = 2; q <= MAX_PQ; q++)
+        for (int p = 1; p < q; p++)
+            for (int d = 1; d <= p && d < q; d++)
+                for (int i = 0; i < p; i++) {
+                    int members = 0;
+                    for (int r = 0; r < q; r++) {
+                        int t = ig_relay_member_place(p, q, d, i, r);
+                        REQUIRE(t >= -1 && t < d, "p=%d q=%d d=%d sender %d receiver %d: place %d", p, q, d, i, r, t);
+                        if (t >= 0) {
+                            REQUIRE_EQ(ig_relay_owner_at(p, q, i, t), r);
+                            members++;
+                        }
+                    }
+                    REQUIRE_EQ(members, d);
+                    for (int r = 0; r < q; r++)
+                        for (int j = 0; j < d; j++) {
+                            int owner = ig_relay_owner_at(p, q, i, j);
+                            int from_sender = ig_relay_member_place(p, q, d, i, r) >= 0;
+                            int relayed = !from_sender && ig_relay_member_place(p, q, d, i, owner) == j;
+                            REQUIRE(from_sender + relayed == 1, "p=%d q=%d d=%d: block %d piece %d to %d", p, q, d,
+                                    i, j, r);
+                        }
+                }
+}
+END_TEST
+
+/* The most blocks any receiver is a member of, counted. */
+static int most_memberships_counted(int p, int q, int d)
+{
+    int most = 0;
+    for (int r = 0; r < q; r++) {
+        int n = 0;
+        for (int i = 0; i < p; i++)
+            n += ig_relay_member_place(p, q, d, i, r) >= 0;
+        most = n > most ? n : most;
+    }
+    return most;
 }
 
-START_TEST(relay_order_is_arrival_order)
+START_TEST(most_memberships_are_the_ceiling)
 {
-    for (int p = 1; p <= MAX_PQ; p++)
-        for (int q = 1; q <= MAX_PQ; q++)
-            for (int owner = 0; owner < q; owner++) {
-                int order[MAX_PQ], want[MAX_PQ], n = 0;
-                unsigned char seen[MAX_PQ] = { 0 };
-                ig_relay_arrival_order(p, q, owner, order);
-                for (int t = 0; t < q; t++) /* by place, then by sender */
-                    for (int i = 0; i < p; i++)
-                        if (place_by_walk(p, q, i, owner) == t)
-                            want[n++] = i;
-                REQUIRE_EQ(n, p);
-                for (int k = 0; k < p; k++) {
-                    REQUIRE(order[k] >= 0 && order[k] < p && !seen[order[k]], "p=%d q=%d owner %d: order[%d] = %d", p, q,
-                            owner, k, order[k]);
-                    seen[order[k]] = 1;
-                    REQUIRE(order[k] == want[k], "p=%d q=%d owner %d: order[%d] = %d, want %d", p, q, owner, k,
-                            order[k], want[k]);
-                }
+    for (int q = 2; q <= MAX_PQ; q++)
+        for (int p = 1; p < q; p++)
+            for (int d = 1; d <= p && d < q; d++)
+                REQUIRE(ig_relay_most_memberships(p, q, d) == most_memberships_counted(p, q, d),
+                        "p=%d q=%d d=%d: %d, counted %d", p, q, d, ig_relay_most_memberships(p, q, d),
+                        most_memberships_counted(p, q, d));
+}
+END_TEST
+
+/* The busiest link's bytes, in blocks, by counting every message of the
+ * plan: d members (0: the plain relay, pieces to every receiver). */
+static double busiest_counted(int p, int q, int d)
+{
+    double busiest = 0, sends[2 * MAX_PQ] = { 0 }; /* senders 0..p-1, receivers p.. */
+    for (int i = 0; i < p; i++) {
+        int pieces = d > 0 ? d : q;
+        for (int j = 0; j < pieces; j++) {
+            int owner = ig_relay_owner_at(p, q, i, j), relays = 0;
+            owner = d > 0 ? owner : j;
+            sends[i] += d > 0 ? 1.0 : 1.0 / pieces; /* members take the whole block each */
+            for (int r = 0; r < q; r++)
+                relays += r != owner && (d == 0 || ig_relay_member_place(p, q, d, i, r) < 0);
+            sends[p + owner] += (double)relays / pieces;
+        }
+    }
+    for (int x = 0; x < p + q; x++)
+        busiest = sends[x] > busiest ? sends[x] : busiest;
+    return busiest;
+}
+
+START_TEST(members_lighten_the_busiest_link)
+{
+    for (int q = 1; q <= MAX_PQ; q++)
+        for (int p = 1; p <= MAX_PQ; p++) {
+            int d = ig_relay_members_for(p, q);
+            if (p >= q) {
+                REQUIRE(d == 0, "p=%d q=%d: %d members where p >= q", p, q, d);
+                continue;
             }
+            double plain = busiest_counted(p, q, 0), chosen = d > 0 ? busiest_counted(p, q, d) : plain;
+            REQUIRE(d == 0 || chosen < plain - 1e-9, "p=%d q=%d: %d members load %g, plain %g", p, q, d, chosen,
+                    plain);
+            for (int e = 1; e <= p && e < q; e++)
+                REQUIRE(busiest_counted(p, q, e) >= chosen - 1e-9, "p=%d q=%d: %d members load %g < chosen %d: %g",
+                        p, q, e, busiest_counted(p, q, e), d, chosen);
+        }
+    /* The splits measured (docs/performance.md, forty-first session). */
+    REQUIRE_EQ(ig_relay_members_for(4, 12), 3);
+    REQUIRE_EQ(ig_relay_members_for(3, 6), 2);
+    REQUIRE_EQ(ig_relay_members_for(8, 8), 0);
+    REQUIRE_EQ(ig_relay_members_for(12, 4), 0);
+    REQUIRE_EQ(ig_relay_members_for(3, 9), 0);
 }
 END_TEST
 
@@ -140,7 +210,9 @@ int main(void)
     tcase_add_test(tc, pieces_cover_each_block_exactly);
     tcase_add_test(tc, parts_cover_each_piece_exactly);
     tcase_add_test(tc, every_walk_meets_every_owner_once);
-    tcase_add_test(tc, relay_order_is_arrival_order);
+    tcase_add_test(tc, members_deliver_every_piece_once);
+    tcase_add_test(tc, most_memberships_are_the_ceiling);
+    tcase_add_test(tc, members_lighten_the_busiest_link);
     tcase_add_test(tc, walks_start_apart);
     suite_add_tcase(s, tc);
     return ig_run_suite(s);
