@@ -129,10 +129,11 @@ done
 
 # Members (relay_plan.h): with 3 senders and 6 receivers and blocks of one
 # size each sender sends its whole block to 2 members, which relay a half
-# each, here in parts (blocks of up to 256 KiB); MPI_Allgatherv's blocks
-# of different sizes keep the plain relay.  (Checked: a sender that sends
+# each, in parts where 2 parts are at most 1/20 of the 3 blocks (here the
+# largest blocks, of 1 MiB); smaller blocks, and MPI_Allgatherv's blocks
+# of different sizes, keep the plain relay.  (Checked: a sender that sends
 # every member the same piece first fails.)
-INTERGATHER_ALGORITHM=relay run_preloaded 9 "$TESTS_BIN/allgather_matrix" 3+6 262144
+INTERGATHER_ALGORITHM=relay run_preloaded 9 "$TESTS_BIN/allgather_matrix" 3+6 1048576
 expect_pass allgather_matrix
 expect_total alg-relay -gt 0
 echo "ok INTERGATHER_ALGORITHM=relay, members at 3+6 (calls it served: $(summary_total alg-relay))"

@@ -24,8 +24,9 @@
  *     then by the relay (same conditions, between nodes only, pieces k / q
  *     of at least 2 KiB, p q <= 4096) when its cost is lower still (never
  *     by the chain); the relay has members (want_members) for p < q and
- *     blocks of one size where they lighten its busiest link, and then
- *     direct's window at a sender; its pieces (of the largest block: k / q,
+ *     blocks of one size where they lighten its busiest link and travel
+ *     in parts of which d make at most p k / 20 bytes, and then direct's
+ *     window at a sender; its pieces (of the largest block: k / q,
  *     or k / d with d members) above 61440 bytes travel in parts: the
  *     fewest parts of at most 61440 bytes, but no more than 8, nor than
  *     4096 / (p q) when that is smaller (at least 1), times q / d with
@@ -273,16 +274,20 @@ static ig_step want_relay(const ig_shape *sh, int sender, const ig_settings *s, 
     st.algorithm = IG_ALG_RELAY;
     st.sender = sender;
     st.window = DIRECT_WINDOW;
-    st.relay_members = want_members(sh, sender);
-    st.piece_window = st.relay_members > 0 ? DIRECT_WINDOW : 2;
     double k = (double)sh->total[sender] / p, whole = ig_cost_relay_half(p, q, k, 0, want_model(sh, s));
-    st.segment_bytes = want_part(sh->max_block[sender], p, q, st.relay_members);
-    *cost = ig_cost_relay_half(p, q, k, (double)st.segment_bytes, want_model(sh, s));
-    if (*cost > whole) { /* parts only where they cost no more */
-        st.segment_bytes = 0;
-        *cost = whole;
+    for (int members = want_members(sh, sender);; members = 0) {
+        st.relay_members = members;
+        st.piece_window = members > 0 ? DIRECT_WINDOW : 2;
+        st.segment_bytes = want_part(sh->max_block[sender], p, q, members);
+        *cost = ig_cost_relay_half(p, q, k, (double)st.segment_bytes, want_model(sh, s));
+        if (*cost > whole) { /* parts only where they cost no more */
+            st.segment_bytes = 0;
+            *cost = whole;
+        }
+        /* Members only in parts, d of them within p k / 20. */
+        if (members == 0 || (st.segment_bytes > 0 && 20.0 * members * (double)st.segment_bytes <= p * k))
+            return st;
     }
-    return st;
 }
 
 /* What the spec says of a half-duplex step from group `sender`, and its
@@ -1182,27 +1187,16 @@ START_TEST(decide_examples)
     }
 
     /* 4 senders, 12 receivers, 1 MiB, between nodes: the relay, (p + 1/q)
-     * k t_w, against fc's (p + 1) k t_w and direct's q k t_w, with 3
-     * members a block (senders' and members' links at 3/4 of the bound),
-     * fed with direct's window... */
+     * k t_w, against fc's (p + 1) k t_w and direct's q k t_w; with this
+     * model (a fast link, 1 us a message) its pieces go whole, so without
+     * members, two pieces in flight at a sender... */
     ig_shape few = half_shape(4, 12, 2, MiB);
     ig_decide(&few, 0, &s, &c);
     ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
-    ck_assert_int_eq(c.steps[0].relay_members, 3);
-    ck_assert_int_eq(c.steps[0].piece_window, DIRECT_WINDOW);
-    ck_assert_int_eq(c.steps[0].window, DIRECT_WINDOW);
-    /* ... and with MPI_Allgatherv's blocks of different sizes the plain
-     * relay, two pieces in flight at a sender (members balance their
-     * links only for blocks of one size)... */
-    few.max_block[0] = 2 * MiB;
-    ig_decide(&few, 0, &s, &c);
-    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
     ck_assert_int_eq(c.steps[0].relay_members, 0);
     ck_assert_int_eq(c.steps[0].piece_window, 2);
-    few = half_shape(4, 12, 2, MiB);
-    /* ... but at 1 KiB its 92 messages at 1 us each cost more than
-     * direct's one round of 12. */
+    ck_assert_int_eq(c.steps[0].window, DIRECT_WINDOW);
     few = half_shape(4, 12, 2, 1024);
     ig_decide(&few, 0, &s, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_DIRECT);
@@ -1220,6 +1214,27 @@ START_TEST(decide_examples)
     few = half_shape(4, 12, 2, 32768);
     ig_decide(&few, 0, &measured, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
+    /* With the emulated cluster's model, 1 MiB blocks travel in parts,
+     * with 3 members a block (senders' and members' links at 3/4 of the
+     * bound), fed with direct's window; with 256 KiB blocks 3 parts of 44
+     * KiB are more than p k / 20 and the relay goes plain; so does
+     * MPI_Allgatherv's with blocks of different sizes (members balance
+     * their links only for blocks of one size). */
+    few = half_shape(4, 12, 2, MiB);
+    ig_decide(&few, 0, &measured, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
+    ck_assert_int_eq(c.steps[0].relay_members, 3);
+    ck_assert_int_eq(c.steps[0].piece_window, DIRECT_WINDOW);
+    ck_assert(c.steps[0].segment_bytes > 0);
+    few = half_shape(4, 12, 2, 256 * 1024);
+    ig_decide(&few, 0, &measured, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
+    ck_assert_int_eq(c.steps[0].relay_members, 0);
+    few = half_shape(4, 12, 2, MiB);
+    few.max_block[0] = 2 * MiB;
+    ig_decide(&few, 0, &measured, &c);
+    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
+    ck_assert_int_eq(c.steps[0].relay_members, 0);
     /* Not where a block is scattered in memory (its pieces are byte
      * ranges): fc, with its ring stage from 64 KiB a member. */
     few = half_shape(4, 12, 2, MiB);
