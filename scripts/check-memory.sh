@@ -78,6 +78,8 @@ INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgatherv_matrix" 2 1000
 # Pieces above 60 KiB, in parts (src/algo_relay.c).
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 262144
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgatherv_matrix" 2 200000
+# Members (src/relay_plan.h): 3+6 with blocks of up to 1 MiB.
+INTERGATHER_ALGORITHM=relay asan_run 9 "$top/tests/mpi/allgather_matrix" 3+6 1048576
 # Types decoded constructor by constructor (src/type_order.c).
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/type_order" 2+3,3+2 3
 # Erroneous calls that truncate: blocks received whole, then copied in place.
