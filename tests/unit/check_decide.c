@@ -224,7 +224,7 @@ static int relay_fits(const ig_shape *sh, int sender)
 /* The relay's members (spec above): for p < q and blocks of one size, the
  * d in 1..min(p, q - 1) whose busiest link (a sender's d k, a member's
  * ceil(p d / q) (q - d) k / d) is lightest, where lighter than the plain
- * relay's (max(k, p (q - 1) k / q)); else 0.  In doubles, by brute force:
+ * relay's (max(k, p (q - 1) k / q)); else 0.  In doubles, trying every d:
  * the library compares exact fractions. */
 static int want_members(const ig_shape *sh, int sender)
 {
@@ -234,13 +234,9 @@ static int want_members(const ig_shape *sh, int sender)
     double best = (double)p * (q - 1) / q;
     best = best > 1 ? best : 1;
     for (int d = 1; d <= p && d < q; d++) {
-        int most = 0;
-        for (int r = 0; r < q; r++) { /* memberships of receiver r, counted */
-            int n = 0;
-            for (int i = 0; i < p; i++)
-                n += ((r - (int)((long long)i * q / p)) % q + q) % q < d;
-            most = n > most ? n : most;
-        }
+        /* The most memberships: ceil(p d / q) (counted receiver by
+         * receiver in check_relay_plan, for every p, q <= 48). */
+        int most = (int)(((long long)p * d + q - 1) / q);
         double member = (double)most * (q - d) / d, busiest = member > d ? member : d;
         if (busiest < best - 1e-12) {
             best = busiest;
