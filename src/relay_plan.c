@@ -1,5 +1,7 @@
 #include "relay_plan.h"
 
+#include <limits.h>
+
 ig_piece ig_relay_piece(uint64_t block_bytes, int q, int j)
 {
     uint64_t base = block_bytes / (uint64_t)q, extra = block_bytes % (uint64_t)q, uj = (uint64_t)j;
@@ -61,7 +63,9 @@ static load heavier_of(load a, load b)
 
 int ig_relay_members_for(int p, int q)
 {
-    if (p >= q)
+    /* Loads below p q and denominators below q: their cross products fit
+     * 64 bits while p q does 31. */
+    if (p >= q || (long long)p * q > INT_MAX)
         return 0;
     load best = heavier_of((load){ 1, 1 }, (load){ (long long)p * (q - 1), q });
     int members = 0;

@@ -67,7 +67,8 @@ int ig_relay_most_memberships(int p, int q, int d);
  * d) / d), where that is less than the plain relay's busiest (a sender's
  * K, an owner's p K (q - 1) / q); 0 (the plain relay) otherwise, and
  * always for p >= q, where it was not measured.  Exact: every process of
- * both groups computes the same d from p and q alone. */
+ * both groups computes the same d from p and q alone.  0 too where p q
+ * exceeds INT_MAX (never weighed there, and the fractions would not fit). */
 int ig_relay_members_for(int p, int q);
 
 #endif
