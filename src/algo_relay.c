@@ -296,14 +296,19 @@ static int relay_receiver(const relay_ctx *c, const ig_step *step)
     windowed_sends ws = { .slots = reqs + n_recv, .window = window };
     for (int done = 0; done < n_own; done++) {
         int index = MPI_UNDEFINED;
-        ig_err_keep(&rc, PMPI_Waitany(n_own, reqs, &index, MPI_STATUS_IGNORE));
+        int err = PMPI_Waitany(n_own, reqs, &index, MPI_STATUS_IGNORE);
+        ig_err_keep(&rc, err);
         if (index < 0 || index >= n_own)
             break; /* none left active (a post failed), or the wait named none */
+        if (err != MPI_SUCCESS)
+            reqs[index] = MPI_REQUEST_NULL; /* done, in error: not to be named again, and relayed as it is */
         ig_err_keep(&rc, relay_run(c, &r, run_of(&r, index), &ws));
     }
-    /* Every owned request is complete or was never posted: relay what is
-     * left (after a failed post, whatever the buffer holds), so that no
-     * receiver waits for a relay that never comes. */
+    /* After a failure the loop may end early: complete every owned receive,
+     * then relay what is left (after a failed receive or post, whatever the
+     * buffer holds), so that no receiver waits for a relay that never
+     * comes (MPICH's errflag). */
+    ig_err_keep(&rc, ig_waitall(n_own, reqs));
     for (int k = 0; k < r.n_runs; k++)
         ig_err_keep(&rc, relay_run(c, &r, r.runs + RUN_INTS * k, &ws));
     ig_err_keep(&rc, ig_waitall(n_recv + window, reqs));

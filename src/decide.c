@@ -372,7 +372,9 @@ static ig_step relay_step(const ig_shape *sh, int sender, const ig_settings *s, 
     int members = blocks_alike(sh, sender) ? ig_relay_members_for(p, q) : 0;
     if (members > 0) {
         ig_step st = relay_plan_step(sh, sender, s, members, cost);
-        if (members_start_soon(p, members, average_block(sh, sender), st.segment_bytes))
+        /* A part is one message, counted in an int. */
+        if (members_start_soon(p, members, average_block(sh, sender), st.segment_bytes) &&
+            st.segment_bytes <= INT_MAX)
             return st;
     }
     return relay_plan_step(sh, sender, s, 0, cost);

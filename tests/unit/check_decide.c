@@ -17,7 +17,8 @@
  * at k) and the model m of the node count:
  *   half duplex: ring (topology ring with algorithm auto, or forced ring);
  *     forced direct: direct; forced chain: chain; forced relay: relay
- *     where no block is scattered and a piece (max_block / q) fits an int;
+ *     where no block is scattered, a piece (max_block / q) fits an int and
+ *     p <= 32752 (a tag per block);
  *     otherwise the fc family (spread for p > q unless join is allowed,
  *     else fc), replaced with auto by direct when its cost is no higher
  *     (within a node, or between nodes with p q <= 4096),
@@ -218,7 +219,8 @@ static ig_step want_chain(const ig_shape *sh, int sender, int allgatherv, const 
  * flight at a sender, direct's window for a receiver's relays. */
 static int relay_fits(const ig_shape *sh, int sender)
 {
-    return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] <= (uint64_t)INT_MAX - 1;
+    return !sh->scattered && sh->max_block[sender] / (uint64_t)sh->n[1 - sender] <= (uint64_t)INT_MAX - 1 &&
+           sh->n[sender] <= 32752; /* a tag per block: 16 + b <= 32767 */
 }
 
 /* The relay's members (spec above): for p < q and blocks of one size, the
@@ -280,8 +282,9 @@ static ig_step want_relay(const ig_shape *sh, int sender, const ig_settings *s, 
             st.segment_bytes = 0;
             *cost = whole;
         }
-        /* Members only in parts, d of them within p k / 20. */
-        if (members == 0 || (st.segment_bytes > 0 && 20.0 * members * (double)st.segment_bytes <= p * k))
+        /* Members only in parts (each one message, in an int), d of them within p k / 20. */
+        if (members == 0 || (st.segment_bytes > 0 && st.segment_bytes <= INT_MAX &&
+                             20.0 * members * (double)st.segment_bytes <= p * k))
             return st;
     }
 }

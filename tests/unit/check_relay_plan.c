@@ -180,6 +180,8 @@ START_TEST(members_lighten_the_busiest_link)
     /* The splits measured (docs/performance.md, forty-first session). */
     REQUIRE_EQ(ig_relay_members_for(4, 12), 3);
     REQUIRE_EQ(ig_relay_members_for(3, 6), 2);
+    REQUIRE_EQ(ig_relay_members_for(3, 4), 2); /* test_fc_variants: receivers members of two blocks */
+    REQUIRE_EQ(ig_relay_most_memberships(3, 4, 2), 2);
     REQUIRE_EQ(ig_relay_members_for(8, 8), 0);
     REQUIRE_EQ(ig_relay_members_for(12, 4), 0);
     REQUIRE_EQ(ig_relay_members_for(3, 9), 0);
