@@ -1015,7 +1015,7 @@ START_TEST(decide_pair_room_holds_model_choices)
     static const uint64_t bs[] = { 0, 4096, RING_MIN, (uint64_t)1 << 20, BIG };
     enum { NN = sizeof ns / sizeof ns[0], NB = sizeof bs / sizeof bs[0] };
     build_settings(0);
-    long steps = 0, grown = 0;
+    long steps = 0, grown = 0, with_members = 0;
     for (int nodes = 1; nodes <= 2; nodes++)
         for (int ip = 0; ip < NN; ip++)
             for (int iq = 0; iq < NN; iq++)
@@ -1047,12 +1047,15 @@ START_TEST(decide_pair_room_holds_model_choices)
                                         ig_algorithm_info_of(st->algorithm)->name, p, q, nodes, i, requests,
                                         pair_requests);
                                 grown += requests > pair_requests;
+                                with_members += st->relay_members > 0;
                                 steps++;
                             }
                         }
     REQUIRE(steps > 0, "no step checked");
     /* Forced segmented chains and large relays do need more. */
     REQUIRE(grown > 0, "no step needed more than the pair's room");
+    /* Relays with members were among the steps checked. */
+    REQUIRE(with_members > 0, "no relay with members checked");
 }
 END_TEST
 
