@@ -33,7 +33,7 @@
  * post them).  Not in the first versions: with whole pieces an owner
  * relayed nothing until a whole piece (350 KiB at 4+12 with 4 MiB blocks)
  * had come through a link shared with the other owners' relays; and
- * relaying in the order parts were due rather than came cost about 5 % at
+ * relaying in the order parts were due rather than came cost 5 to 8 % at
  * 4+12 with 1 MiB blocks on the emulated cluster (docs/performance.md,
  * fortieth and forty-first sessions).
  *
