@@ -128,7 +128,7 @@ static int send_pieces(const relay_ctx *c, windowed_sends *ws, const char *base,
 
 /* Members: the whole block to each member, the members fed side by side
  * part by part, each its own piece first (shift 0), then the pieces after
- * it round the block: the order member_receives posts. */
+ * it round the block: the order post_receives posts. */
 static int send_to_members(const relay_ctx *c, windowed_sends *ws, const char *base, uint64_t block_bytes)
 {
     int rc = MPI_SUCCESS, me = c->pair->rank, d = c->members;
@@ -194,7 +194,7 @@ static char *part_at(const relay_ctx *c, int b, ig_piece part)
  * the order its sender sends them) or relayed by its owner. */
 typedef struct {
     MPI_Request *reqs;
-    int posted, *runs, n_runs;
+    int posted, owned, *runs, n_runs; /* owned: the receives of owned parts, reqs[0..owned) */
 } receives;
 
 enum { RUN_BLOCK, RUN_FIRST, RUN_PARTS, RUN_NEXT, RUN_INTS };
@@ -225,17 +225,17 @@ static int post_receives(const relay_ctx *c, receives *r)
         ig_err_keep(&rc, post_piece(c, r, b, own, b, IG_TAG_DIRECT));
         run[RUN_PARTS] = r->posted - run[RUN_FIRST];
     }
+    r->owned = r->posted;
     for (int b = 0; b < c->p; b++) {
-        int own = piece_owned(c, b, me), member = is_member(c, b, me);
-        for (int shift = 1; shift < m; shift++) {
-            int j = ((own >= 0 ? own : 0) + shift) % m;
+        /* The pieces after the owned one round the block, or all of them. */
+        int own = piece_owned(c, b, me), member = is_member(c, b, me), start = own >= 0 ? own : 0;
+        for (int shift = own >= 0; shift < m; shift++) {
+            int j = (start + shift) % m;
             if (member)
                 ig_err_keep(&rc, post_piece(c, r, b, j, b, IG_TAG_DIRECT));
             else
                 ig_err_keep(&rc, post_piece(c, r, b, j, c->p + owner_of(c, b, j), IG_TAG_RELAY_FIRST + b));
         }
-        if (own < 0) /* not an owner: piece `0`, skipped by the walk above */
-            ig_err_keep(&rc, post_piece(c, r, b, 0, c->p + owner_of(c, b, 0), IG_TAG_RELAY_FIRST + b));
     }
     return rc;
 }
@@ -290,9 +290,7 @@ static int relay_receiver(const relay_ctx *c, const ig_step *step)
     receives r = { .reqs = reqs, .runs = runs };
     rc = post_receives(c, &r);
     /* Relay each owned part once it is here, whichever comes first. */
-    int n_own = r.n_runs > 0 ? r.runs[RUN_INTS * (r.n_runs - 1) + RUN_FIRST] +
-                                   r.runs[RUN_INTS * (r.n_runs - 1) + RUN_PARTS]
-                             : 0;
+    int n_own = r.owned;
     windowed_sends ws = { .slots = reqs + n_recv, .window = window };
     for (int done = 0; done < n_own; done++) {
         int index = MPI_UNDEFINED;
