@@ -10,6 +10,13 @@
  *
  * The same range exchange with one direction only is the spread algorithm
  * (algo_spread.c), hence ig_range_exchange here.
+ *
+ * Deviation from the paper: where both groups send, the first group's
+ * ownership of the second group's blocks is turned by ig_range_turn
+ * (range_partition.h), so that no two processes trade blocks both ways in
+ * the exchange (with p = q the paper's ranges pair process i of each group
+ * with process i of the other, both ways, and over Open MPI's TCP transport
+ * those two messages go one after the other).
  */
 #include "algorithms.h"
 #include "blocks.h"
@@ -24,13 +31,28 @@ typedef struct {
     ig_pair_view pv;
     int local_sends, remote_sends;
     ig_group_stage stage; /* the stage this process's group runs */
+    /* The turn of this group's ownership of the remote blocks (a range
+     * index is a process index less it, modulo the group) and of the
+     * remote group's ownership of this group's blocks: ig_range_turn for
+     * the first group's and the second group's, respectively; 0 in the
+     * other direction and where one group sends. */
+    int own_turn, remote_turn;
 } range_view;
 
 static range_view view_of(const ig_pair *pair, int first_sends, int second_sends, const ig_step *step)
 {
     ig_pair_view pv = ig_pair_view_of(pair);
+    int n_first = pv.first ? pv.n_local : pv.n_remote, n_second = pv.first ? pv.n_remote : pv.n_local;
+    int turn = first_sends && second_sends ? ig_range_turn(n_first, n_second) : 0;
     return (range_view){ pv, pv.first ? first_sends : second_sends, pv.first ? second_sends : first_sends,
-                         step->stage[pv.first ? 0 : 1] };
+                         step->stage[pv.first ? 0 : 1], pv.first ? turn : 0, pv.first ? 0 : turn };
+}
+
+/* The range of remote blocks process `index` of this group owns starts at
+ * range index (index - own_turn) mod n_local. */
+static int range_index(const range_view *v, int index)
+{
+    return (index - v->own_turn % v->pv.n_local + v->pv.n_local) % v->pv.n_local;
 }
 
 /* Stage 1: my block to its owner; the remote blocks I own, from their
@@ -40,8 +62,9 @@ static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
 {
     int lo = 0, hi = 0;
     if (v->remote_sends) {
-        lo = ig_range_first(v->pv.n_remote, v->pv.n_local, v->pv.local_index);
-        hi = ig_range_first(v->pv.n_remote, v->pv.n_local, v->pv.local_index + 1);
+        int r = range_index(v, v->pv.local_index);
+        lo = ig_range_first(v->pv.n_remote, v->pv.n_local, r);
+        hi = ig_range_first(v->pv.n_remote, v->pv.n_local, r + 1);
     }
     int capacity = (hi - lo) + 1; /* the receives, and my send */
     MPI_Request *reqs = ig_pair_requests(pair, capacity);
@@ -52,7 +75,8 @@ static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
         ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, v->pv.remote_base + b,
                                     IG_TAG_DIRECT, pair->comm, &reqs[n]));
     if (v->local_sends) {
-        int owner = v->pv.remote_base + ig_range_owner(v->pv.n_local, v->pv.n_remote, v->pv.local_index);
+        int owner = v->pv.remote_base +
+                    (ig_range_owner(v->pv.n_local, v->pv.n_remote, v->pv.local_index) + v->remote_turn) % v->pv.n_remote;
         ig_err_keep(&rc, PMPI_Isend(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, pair->comm, &reqs[n++]));
     }
     ig_err_keep(&rc, ig_waitall(n, reqs));
@@ -77,16 +101,17 @@ static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
     int *blocks = arrays, *counts = arrays + n, *displs = arrays + 2 * n, rc = MPI_SUCCESS;
     if (ig_xfer_uniform(x)) {
         for (int d = 0; d < n; d++) {
-            displs[d] = ig_range_first(v->pv.n_remote, n, d);
-            counts[d] = ig_range_first(v->pv.n_remote, n, d + 1) - displs[d];
+            int r = range_index(v, d);
+            displs[d] = ig_range_first(v->pv.n_remote, n, r);
+            counts[d] = ig_range_first(v->pv.n_remote, n, r + 1) - displs[d];
         }
         rc = ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage);
     } else {
         int rounds = (v->pv.n_remote + n - 1) / n;
         for (int r = 0; r < rounds; r++) {
             for (int d = 0; d < n; d++) {
-                int b = ig_range_first(v->pv.n_remote, n, d) + r;
-                blocks[d] = b < ig_range_first(v->pv.n_remote, n, d + 1) ? b : -1;
+                int index = range_index(v, d), b = ig_range_first(v->pv.n_remote, n, index) + r;
+                blocks[d] = b < ig_range_first(v->pv.n_remote, n, index + 1) ? b : -1;
             }
             ig_xfer_gather_layout(x, n, blocks, counts, displs);
             ig_err_keep(&rc, ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage));

@@ -36,6 +36,53 @@ START_TEST(large_sizes_do_not_overflow)
 }
 END_TEST
 
+/* Full duplex's turn (ig_range_turn): every second-group block still has
+ * exactly one first-group owner, the one it is sent to, and that owner's
+ * range (index (a - t) mod n_first) holds it; the pairs that trade blocks
+ * both ways, counted here from the sends themselves, are as few as any
+ * turn in [0, n_first) makes them; none with p = q >= 2, one with 2 + odd
+ * (no turn avoids it). */
+static int pairs_crossing(int n1, int n2, int turn)
+{
+    int crossing = 0;
+    for (int a = 0; a < n1; a++) {
+        int b = ig_range_owner(n1, n2, a); /* a sends its block to second-group process b */
+        int back = (ig_range_owner(n2, n1, b) + turn) % n1; /* where b sends its block */
+        crossing += back == a;
+    }
+    return crossing;
+}
+
+START_TEST(full_duplex_turn_avoids_crossing_pairs)
+{
+    for (int n1 = 1; n1 <= 80; n1++) {
+        for (int n2 = 1; n2 <= 80; n2++) {
+            int t = ig_range_turn(n1, n2), fewest = n1 + n2;
+            REQUIRE(t >= 0 && t < n1, "n1=%d n2=%d turn %d", n1, n2, t);
+            for (int b = 0; b < n2; b++) {
+                int a = (ig_range_owner(n2, n1, b) + t) % n1, r = (a - t + n1) % n1;
+                REQUIRE(ig_range_first(n2, n1, r) <= b && b < ig_range_first(n2, n1, r + 1),
+                        "n1=%d n2=%d turn %d: block %d sent to %d, outside its range", n1, n2, t, b, a);
+            }
+            for (int u = 0; u < n1; u++) {
+                int c = pairs_crossing(n1, n2, u);
+                fewest = c < fewest ? c : fewest;
+            }
+            int mine = pairs_crossing(n1, n2, t);
+            REQUIRE(mine == fewest, "n1=%d n2=%d: turn %d leaves %d pairs crossing, %d possible", n1, n2, t, mine,
+                    fewest);
+            REQUIRE_EQ(ig_range_crossings(n1, n2, t), mine);
+            if (n1 == n2 && n1 >= 2)
+                REQUIRE(mine == 0, "p = q = %d: %d pairs crossing", n1, mine);
+            if (n1 == 2 && n2 % 2 == 1)
+                REQUIRE(mine == 1, "2 + %d: %d pairs crossing", n2, mine);
+        }
+    }
+    ck_assert_int_eq(ig_range_turn(4, 4), 1);
+    ck_assert_int_eq(ig_range_turn(1, 4), 0);
+}
+END_TEST
+
 START_TEST(cost_model_matches_hand_values)
 {
     ig_cost_params c = { .ts = 1.0, .tw = 0.0, .to = 0.0 }; /* count start-ups only */
@@ -357,6 +404,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, ranges_partition_blocks);
     tcase_add_test(tc, large_sizes_do_not_overflow);
+    tcase_add_test(tc, full_duplex_turn_avoids_crossing_pairs);
     tcase_add_test(tc, cost_model_matches_hand_values);
     tcase_add_test(tc, fit_recovers_parameters);
     tcase_add_test(tc, direct_half_hand_values);
