@@ -31,6 +31,7 @@ typedef struct {
     ig_pair_view pv;
     int local_sends, remote_sends;
     ig_group_stage stage; /* the stage this process's group runs */
+    int stage_parts, window; /* its ring in parts (step->stage_parts), or 0 */
     /* The turn of this group's ownership of the remote blocks (a range
      * index is a process index less it, modulo the group) and of the
      * remote group's ownership of this group's blocks: ig_range_turn for
@@ -44,8 +45,9 @@ static range_view view_of(const ig_pair *pair, int first_sends, int second_sends
     ig_pair_view pv = ig_pair_view_of(pair);
     int n_first = pv.first ? pv.n_local : pv.n_remote, n_second = pv.first ? pv.n_remote : pv.n_local;
     int turn = first_sends && second_sends ? ig_range_turn(n_first, n_second) : 0;
+    int g = pv.first ? 0 : 1;
     return (range_view){ pv, pv.first ? first_sends : second_sends, pv.first ? second_sends : first_sends,
-                         step->stage[pv.first ? 0 : 1], pv.first ? turn : 0, pv.first ? 0 : turn };
+                         step->stage[g], step->stage_parts[g], step->window, pv.first ? turn : 0, pv.first ? 0 : turn };
 }
 
 /* The range of remote blocks process `index` of this group owns starts at
@@ -84,6 +86,24 @@ static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
     return rc;
 }
 
+/* Stage 2 of MPI_Allgather's blocks: the group's ring in parts where the
+ * step says so (every block contiguous and of one size, decide.c), else
+ * the stage whole. */
+static int uniform_stage(ig_pair *pair, const range_view *v, const ig_xfer *x, const int *counts, const int *displs)
+{
+    if (v->stage != IG_GROUP_STAGE_RING || v->stage_parts < 2)
+        return ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage);
+    int n = v->pv.n_local, capacity = ig_group_ring_parts_requests(counts, n, v->pv.local_index, v->stage_parts,
+                                                                   v->window);
+    MPI_Request *reqs = ig_pair_requests(pair, capacity);
+    if (reqs == NULL)
+        return MPI_ERR_NO_MEM;
+    ig_ring_parts rp = { v->stage_parts, v->window, reqs };
+    int rc = ig_group_ring_in_parts(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, &rp);
+    ig_pair_requests_done(pair, reqs);
+    return rc;
+}
+
 /* Stage 2.  Uniform blocks: one allgatherv whose counts are in blocks and
  * displacements in block extents (nothing overflows an int).  Varying
  * blocks (MPI_Allgatherv) sit at the user's displacements, so a process's
@@ -105,7 +125,7 @@ static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
             displs[d] = ig_range_first(v->pv.n_remote, n, r);
             counts[d] = ig_range_first(v->pv.n_remote, n, r + 1) - displs[d];
         }
-        rc = ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage);
+        rc = uniform_stage(pair, v, x, counts, displs);
     } else {
         int rounds = (v->pv.n_remote + n - 1) / n;
         for (int r = 0; r < rounds; r++) {

@@ -35,11 +35,16 @@ typedef struct {
      * (the receivers, or the high group): IG_GROUP_STAGE_MPI or _RING. */
     ig_group_stage stage[2];
     uint64_t relay_bytes;     /* ring: room for one relayed block; chain: a block's bytes (the senders' largest) */
-    int window;               /* direct, chain, relay (a receiver's relays): sends a process keeps in flight at once */
+    int window;               /* direct, chain, relay (a receiver's relays), full duplex's ring stage in
+                               * parts: sends a process keeps in flight at once */
     int piece_window;         /* relay: pieces a sender keeps in flight at once */
     int relay_members;        /* relay: 0, each block cut into q pieces, one to each receiver; d > 0,
                                * each sender's whole block to d members that relay a piece each
                                * (relay_plan.h) */
+    /* Full duplex: the parts each block is cut into in group g's ring stage
+     * (group_allgather.h), each part one message forwarded as soon as it
+     * has arrived; 0: whole members, one Sendrecv a step. */
+    int stage_parts[2];
     uint64_t segment_bytes;   /* chain: bytes per segment (0: whole blocks, in their datatype);
                                * relay: the most bytes of a piece in one message (0: whole pieces) */
     /* fc: every block of the call is bytes in order, under 2 GiB (the

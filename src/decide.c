@@ -60,6 +60,18 @@
 #define IG_RELAY_PART_BYTES 61440
 #define IG_RELAY_MAX_PARTS 8
 
+/* The full-duplex algorithm's ring stage in parts (group_allgather.h): each
+ * block cut into parts of at most IG_RELAY_PART_BYTES (one eager message
+ * each), at most IG_STAGE_WINDOW sends in flight, and at most
+ * IG_RELAY_MAX_MESSAGES receives a member (beyond that, larger parts).
+ * On the emulated cluster two rings of four nodes at once, 4 MiB a member
+ * (scripts: docs/performance.md, forty-second session), took 1.06-1.21 s
+ * in parts of 60 KiB with 4 sends in flight, 1.22-1.45 s by Sendrecv steps
+ * (bound 1.01 s): a Sendrecv step's link idles while the next step's
+ * message starts, where parts stream from the left link to the right one.
+ * Windows of 2, 8 and 16 and parts of 30 and 256 KiB were no better. */
+#define IG_STAGE_WINDOW 4
+
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* The most parts a piece is cut into on a pair of p and q processes. */
@@ -113,6 +125,19 @@ static int relay_ints(int p)
     return capped(4 * (int64_t)p);
 }
 
+/* Full duplex's ring stage in parts, gathering n_blocks blocks: the most
+ * receives and sends a member holds (stage_parts_for's cap), or 0 where
+ * no block is cut in two. */
+static int stage_room(int n_blocks, int parts)
+{
+    return parts >= 2 ? capped((int64_t)n_blocks * parts + IG_STAGE_WINDOW) : 0;
+}
+
+static int stage_parts_cap(int n_blocks)
+{
+    return n_blocks > 0 ? IG_RELAY_MAX_MESSAGES / n_blocks : 0;
+}
+
 void ig_decide_pair_room(int p, int q, int *requests, int *ints)
 {
     int64_t larger = max_int(p, q), wide = (int64_t)p + IG_DIRECT_WINDOW;
@@ -122,6 +147,7 @@ void ig_decide_pair_room(int p, int q, int *requests, int *ints)
         *requests = max_int(*requests, p * q * relay_parts_cap(p, q) + IG_DIRECT_WINDOW);
         *ints = max_int(*ints, relay_ints(p));
     }
+    *requests = max_int(*requests, max_int(stage_room(q, stage_parts_cap(q)), stage_room(p, stage_parts_cap(p))));
 }
 
 /* Beyond the pair's room: the chain's receivers hold every segment they
@@ -141,6 +167,9 @@ void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *
         uint64_t piece = ig_relay_piece(step->relay_bytes, pieces, 0).length;
         need = (int64_t)p * pieces * ig_relay_part_count(piece, step->segment_bytes) + window;
         *ints = max_int(*ints, relay_ints(p));
+    } else if (step->algorithm == IG_ALG_FULL_DUPLEX) {
+        /* Group 0 (the pair's first) gathers group 1's q blocks, and back. */
+        need = max_int(stage_room(q, step->stage_parts[0]), stage_room(p, step->stage_parts[1]));
     }
     *requests = max_int(max_int(*requests, capped(need)), step->piece_window);
 }
@@ -436,12 +465,32 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
     return best;
 }
 
-ig_step ig_decide_one_exchange(const ig_shape *sh, const ig_settings *s)
+/* The parts each of the other group's blocks is cut into in group g's
+ * ring stage (the full-duplex algorithm's, IG_STAGE_WINDOW above says
+ * why): where that stage is the ring, the blocks are MPI_Allgather's (one
+ * size) and contiguous on every process, and a block is more than one
+ * part; as many parts of at most IG_RELAY_PART_BYTES as
+ * IG_RELAY_MAX_MESSAGES receives a member allow, and at least two; else
+ * 0, whole blocks.  From the agreed shape alone: every member cuts alike. */
+static int stage_parts_for(const ig_shape *sh, int g, int allgatherv, ig_group_stage stage)
+{
+    uint64_t block = sh->max_block[1 - g];
+    if (stage != IG_GROUP_STAGE_RING || allgatherv || sh->scattered || block <= IG_RELAY_PART_BYTES)
+        return 0;
+    uint64_t parts = (block + IG_RELAY_PART_BYTES - 1) / IG_RELAY_PART_BYTES, cap = (uint64_t)stage_parts_cap(sh->n[1 - g]);
+    parts = parts < cap ? parts : cap;
+    return parts >= 2 && (block + parts - 1) / parts <= INT_MAX ? (int)parts : 0;
+}
+
+ig_step ig_decide_one_exchange(const ig_shape *sh, int allgatherv, const ig_settings *s)
 {
     ig_step st = step_of(IG_ALG_FULL_DUPLEX, -1, sh, s);
+    st.window = IG_STAGE_WINDOW;
     /* Group g assembles the other group's blocks among its own members. */
-    for (int g = 0; g < 2; g++)
+    for (int g = 0; g < 2; g++) {
         st.stage[g] = call_stage_for(s, sh, per_member(sh->total[1 - g], sh->n[g]));
+        st.stage_parts[g] = stage_parts_for(sh, g, allgatherv, st.stage[g]);
+    }
     return st;
 }
 
@@ -453,7 +502,7 @@ void ig_decide_on_one_pair(const ig_shape *sh, const ig_settings *s, ig_choice *
      * algorithm's passes become the full-duplex algorithm's exchange. */
     int direct = c->nsteps == 1 && c->steps[0].algorithm == IG_ALG_DIRECT;
     c->nsteps = 1;
-    c->steps[0] = direct ? step_of(IG_ALG_DIRECT, -1, sh, s) : ig_decide_one_exchange(sh, s);
+    c->steps[0] = direct ? step_of(IG_ALG_DIRECT, -1, sh, s) : ig_decide_one_exchange(sh, 0, s);
 }
 
 /* Both groups send: the cheapest of one exchange (full-duplex algorithm),
@@ -502,12 +551,12 @@ static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s
             return decide_native(c, IG_FALLBACK_MODEL);
         two_passes = best == pass0 + pass1 && best < one && best < direct;
         if (!two_passes) {
-            c->steps[c->nsteps++] = one <= direct ? ig_decide_one_exchange(sh, s) : step_of(IG_ALG_DIRECT, -1, sh, s);
+            c->steps[c->nsteps++] = one <= direct ? ig_decide_one_exchange(sh, allgatherv, s) : step_of(IG_ALG_DIRECT, -1, sh, s);
             return;
         }
     } else if (!two_passes) {
         c->steps[c->nsteps++] =
-            s->algorithm == IG_ALG_DIRECT ? step_of(IG_ALG_DIRECT, -1, sh, s) : ig_decide_one_exchange(sh, s);
+            s->algorithm == IG_ALG_DIRECT ? step_of(IG_ALG_DIRECT, -1, sh, s) : ig_decide_one_exchange(sh, allgatherv, s);
         return;
     }
     c->steps[c->nsteps++] = first;

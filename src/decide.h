@@ -60,14 +60,17 @@ void ig_decide(const ig_shape *shape, int allgatherv, const ig_settings *s, ig_c
  * blocks: decide.c says why). */
 int ig_decide_direct_full_weighed(const ig_shape *shape);
 
-/* The full-duplex algorithm's step for this shape (both groups send). */
-ig_step ig_decide_one_exchange(const ig_shape *shape, const ig_settings *s);
+/* The full-duplex algorithm's step for this shape (both groups send), for
+ * an MPI_Allgatherv call or not (its ring stage moves MPI_Allgather's
+ * blocks in parts, never MPI_Allgatherv's). */
+ig_step ig_decide_one_exchange(const ig_shape *shape, int allgatherv, const ig_settings *s);
 
 /* The choice c (ig_decide's, for a call in which both groups may send)
  * made runnable on one pair, whose first group sends in every half-duplex
  * step (the pair API, api.c, has no pair for the other direction): two
  * passes, or one pass from the second group (the first sends nothing),
  * become one exchange both ways, a group's blocks possibly empty. */
+/* (The pair API serves MPI_Allgather only.) */
 void ig_decide_on_one_pair(const ig_shape *shape, const ig_settings *s, ig_choice *c);
 
 /* The room a pair of p and q processes reserves when it is built

@@ -16,10 +16,13 @@
 #include "group_allgather.h"
 
 #include "blocks.h"
+#include "p2p.h"
 #include "stats.h"
 #include "tags.h"
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 
 static void *member_ptr(void *buf, const int *displs, MPI_Aint extent, int k)
 {
@@ -50,6 +53,94 @@ static int ring_in_place(void *buf, const int *counts, const int *displs, MPI_Da
             first_error = rc;
     }
     return first_error;
+}
+
+/* ---- The ring in parts (group_allgather.h) ------------------------------ */
+
+/* Part i of an element of `bytes` bytes cut into `parts` equal byte ranges
+ * (the last shorter, or empty): where it starts and how long it is. */
+static int part_length(MPI_Count bytes, int parts, int i, MPI_Aint *start)
+{
+    MPI_Count step = (bytes + parts - 1) / parts, from = step * i, rest = bytes - from;
+    *start = (MPI_Aint)from;
+    return rest <= 0 ? 0 : (int)(rest < step ? rest : step);
+}
+
+typedef struct {
+    char *buf;
+    const int *counts, *displs;
+    MPI_Aint extent, true_lb;
+    MPI_Count bytes; /* one element's */
+    int parts;
+} ring_units;
+
+/* Unit u of member k (its element u / parts, part u % parts) as bytes. */
+static char *unit_at(const ring_units *r, int k, int u, int *len)
+{
+    MPI_Aint start;
+    *len = part_length(r->bytes, r->parts, u % r->parts, &start);
+    return (char *)ig_offset(r->buf, r->displs[k] + u / r->parts, r->extent) + r->true_lb + start;
+}
+
+int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, int window)
+{
+    int64_t units = 0;
+    for (int k = 0; k < n; k++)
+        units += k == me ? 0 : counts[k];
+    units = units * parts + window;
+    return units > INT_MAX ? INT_MAX : (int)units;
+}
+
+/* Receives first, in the order the left neighbour sends (members me - 1,
+ * me - 2, ..., each unit in order: one source, one tag, so they match in
+ * MPI's non-overtaking order); then the sends, member me, me - 1, ...: a
+ * unit of a member other than mine leaves once its receive has completed.
+ * A failed receive is still forwarded, and a failed step does not stop
+ * the ring, so that no member is left waiting (its error is returned). */
+int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_Datatype type, MPI_Aint extent,
+                           MPI_Comm comm, const ig_ring_parts *rp)
+{
+    int n, me, rc = MPI_SUCCESS;
+    MPI_Aint true_extent;
+    ig_stats_group_stage(IG_GROUP_STAGE_RING);
+    ring_units r = { buf, counts, displs, extent, 0, 0, rp->parts };
+    PMPI_Comm_size(comm, &n);
+    PMPI_Comm_rank(comm, &me);
+    ig_err_keep(&rc, PMPI_Type_size_x(type, &r.bytes));
+    ig_err_keep(&rc, PMPI_Type_get_true_extent(type, &r.true_lb, &true_extent));
+    int right = (me + 1) % n, left = (me + n - 1) % n, nrecv = 0, len;
+    int window = rp->window > 0 ? rp->window : 1;
+    MPI_Request *recv = rp->reqs;
+    for (int t = 0; t < n - 1; t++) {
+        int in = (me - t - 1 + n) % n;
+        for (int u = 0; u < counts[in] * r.parts; u++, nrecv++) {
+            char *at = unit_at(&r, in, u, &len);
+            ig_err_keep(&rc, PMPI_Irecv(at, len, MPI_BYTE, left, IG_TAG_GATHER, comm, &recv[nrecv]));
+        }
+    }
+    MPI_Request *send = recv + nrecv;
+    for (int w = 0; w < window; w++)
+        send[w] = MPI_REQUEST_NULL;
+    int64_t sent = 0, arrived = 0; /* receives of the member being forwarded start at arrived */
+    for (int t = 0; t < n - 1; t++) {
+        int out = (me - t + n) % n;
+        for (int u = 0; u < counts[out] * r.parts; u++, sent++) {
+            if (t > 0)
+                ig_err_keep(&rc, PMPI_Wait(&recv[arrived + u], MPI_STATUS_IGNORE));
+            MPI_Request *slot = &send[sent % window];
+            ig_err_keep(&rc, PMPI_Wait(slot, MPI_STATUS_IGNORE));
+            char *at = unit_at(&r, out, u, &len);
+            int err = PMPI_Isend(at, len, MPI_BYTE, right, IG_TAG_GATHER, comm, slot);
+            if (err != MPI_SUCCESS)
+                *slot = MPI_REQUEST_NULL;
+            ig_err_keep(&rc, err);
+        }
+        if (t > 0)
+            arrived += (int64_t)counts[out] * r.parts;
+    }
+    ig_err_keep(&rc, ig_waitall(nrecv, recv));
+    ig_err_keep(&rc, ig_waitall(window, send));
+    return rc;
 }
 
 int ig_group_allgatherv(void *buf, const int *counts, const int *displs, MPI_Datatype type, MPI_Aint extent,

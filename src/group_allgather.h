@@ -18,4 +18,22 @@
 int ig_group_allgatherv(void *buf, const int *counts, const int *displs, MPI_Datatype type, MPI_Aint extent,
                         MPI_Comm comm, ig_group_stage stage);
 
+/* The ring in parts: every element of `type` (one block, one contiguous
+ * piece of memory: its size in bytes from its true lower bound) cut into
+ * `parts` byte ranges, each one message; every receive posted first, each
+ * part forwarded to the right as soon as it has arrived, at most `window`
+ * sends in flight.  `reqs` holds ig_group_ring_parts_requests(...) requests.
+ * Every member passes the same parts and window, and elements of one size
+ * (the decision says so: decide.c).  The links never wait for a whole
+ * member to arrive before forwarding it, as the ring's Sendrecv steps do. */
+typedef struct {
+    int parts;
+    int window;
+    MPI_Request *reqs;
+} ig_ring_parts;
+
+int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, int window);
+int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_Datatype type, MPI_Aint extent,
+                           MPI_Comm comm, const ig_ring_parts *rp);
+
 #endif

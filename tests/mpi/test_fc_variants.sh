@@ -94,6 +94,17 @@ for algorithm in direct fc spread chain relay full-duplex; do
     echo "ok INTERGATHER_ALGORITHM=$algorithm (calls it served:$ran)"
 done
 
+# The full-duplex algorithm's ring stage in parts (group_allgather.h):
+# blocks of more than 60 KiB (one eager message), contiguous, in calls
+# whose group stage is the ring (64 KiB a member and more), cut into parts
+# forwarded as they arrive; the matrix's other types and sizes run it
+# whole.  Both groups' stages at 3+5 and 4+4 (one turned, algo_full_duplex.c).
+# (Checked: forwarding a unit before its receive has completed fails.)
+INTERGATHER_ALGORITHM=full-duplex run_preloaded 8 "$TESTS_BIN/allgather_matrix" 3+5,4+4 262144
+expect_pass allgather_matrix
+expect_total alg-full-duplex -gt 0
+echo "ok INTERGATHER_ALGORITHM=full-duplex, ring stage in parts (calls it served: $(summary_total alg-full-duplex))"
+
 # MPI_Allgatherv relayed from where its blocks' data begin (a double 8
 # bytes into its element), and kept off the relay where only the receivers'
 # blocks have gaps (ints received as an int resized to 8 bytes): a receiver

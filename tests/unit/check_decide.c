@@ -918,8 +918,59 @@ START_TEST(decide_active)
 }
 END_TEST
 
+/* The full-duplex ring stage's parts for group g, stated: the ring, the
+ * other group's blocks contiguous and of more than 61440 bytes (one eager
+ * message), cut into that many bytes' worth of parts, but no more than
+ * 4096 receives a member, and at least two; else 0. */
+static int want_stage_parts(const ig_shape *sh, int g, ig_group_stage stage)
+{
+    uint64_t block = sh->max_block[1 - g];
+    if (stage != IG_GROUP_STAGE_RING || sh->scattered || block <= 61440)
+        return 0;
+    uint64_t parts = 2;
+    while (parts * 61440 < block && (parts + 1) * (uint64_t)sh->n[1 - g] <= 4096)
+        parts++;
+    return parts * (uint64_t)sh->n[1 - g] <= 4096 ? (int)parts : 0;
+}
+
 /* The full-duplex step alone: group g's stage from the other group's total
- * over n[g]. */
+ * over n[g], and its ring stage's parts. */
+/* Examples of the ring stage's parts: 4 MiB blocks at 4+4 (69 parts of
+ * 60 KiB and a few bytes), the cap at 2000 blocks (2 parts of 2 MiB), none
+ * at 4096 blocks, at 61440 bytes (one part), or where a block is scattered. */
+START_TEST(full_duplex_stage_parts_examples)
+{
+    build_settings(0);
+    const ig_settings *s = &all_settings[0];
+    ig_shape sh = served_shape(4, 4, 8);
+    sh.max_block[0] = sh.max_block[1] = 4194304;
+    sh.total[0] = sh.total[1] = 4 * (uint64_t)4194304;
+    ig_step st = ig_decide_one_exchange(&sh, 0, s);
+    ck_assert_int_eq(st.stage[0], IG_GROUP_STAGE_RING);
+    ck_assert_int_eq(st.stage_parts[0], 69);
+    ck_assert_int_eq(st.stage_parts[1], 69);
+    sh.scattered = 1;
+    ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, s).stage_parts[0], 0);
+    sh = served_shape(4, 2000, 8);
+    sh.max_block[1] = 4194304;
+    sh.total[1] = 2000 * (uint64_t)4194304;
+    ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, s).stage_parts[0], 2);
+    sh = served_shape(4, 4096, 8);
+    sh.max_block[1] = 4194304;
+    sh.total[1] = 4096 * (uint64_t)4194304;
+    ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, s).stage_parts[0], 0);
+    sh = served_shape(4, 4, 8);
+    sh.max_block[1] = 61440;
+    sh.total[1] = 4 * 61440;
+    ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, s).stage_parts[0], 0);
+    sh = served_shape(2, 4, 8); /* two blocks a member: the ring */
+    sh.max_block[1] = 61441;
+    sh.total[1] = 4 * 61441;
+    ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, s).stage[0], IG_GROUP_STAGE_RING);
+    ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, s).stage_parts[0], 2);
+}
+END_TEST
+
 START_TEST(decide_one_exchange)
 {
     build_settings(0);
@@ -935,7 +986,7 @@ START_TEST(decide_one_exchange)
                         sh.total[1] = RING_MIN * (uint64_t)n0 + (uint64_t)d1;
                         sh.max_block[0] = sh.total[0];
                         sh.max_block[1] = sh.total[1];
-                        ig_step st = ig_decide_one_exchange(&sh, s);
+                        ig_step st = ig_decide_one_exchange(&sh, 0, s);
                         REQUIRE_EQ(st.algorithm, IG_ALG_FULL_DUPLEX);
                         REQUIRE_EQ(st.sender, -1);
                         ig_group_stage w0 = s->group_stage == IG_GROUP_STAGE_AUTO
@@ -947,6 +998,12 @@ START_TEST(decide_one_exchange)
                         REQUIRE(st.stage[0] == w0 && st.stage[1] == w1,
                                 "n=(%d,%d) d=(%d,%d) group_stage=%d: stages (%d,%d), want (%d,%d)", n0, n1, d0, d1,
                                 s->group_stage, st.stage[0], st.stage[1], w0, w1);
+                        for (int g = 0; g < 2; g++)
+                            REQUIRE_EQ(st.stage_parts[g], want_stage_parts(&sh, g, st.stage[g]));
+                        REQUIRE_EQ(st.window, 4);
+                        ig_step v = ig_decide_one_exchange(&sh, 1, s); /* MPI_Allgatherv: whole blocks */
+                        REQUIRE(v.stage_parts[0] == 0 && v.stage_parts[1] == 0, "allgatherv parts (%d,%d)",
+                                v.stage_parts[0], v.stage_parts[1]);
                     }
 }
 END_TEST
@@ -982,8 +1039,16 @@ static int requests_held(const ig_step *st, int p, int q)
     case IG_ALG_DIRECT:
         return larger + window;
     case IG_ALG_SPREAD:
-    case IG_ALG_FULL_DUPLEX:
         return (larger + (p < q ? p : q) - 1) / (p < q ? p : q) + 1;
+    case IG_ALG_FULL_DUPLEX: { /* the exchange, then a member of group g receives the other's blocks in parts */
+        int exchange = (larger + (p < q ? p : q) - 1) / (p < q ? p : q) + 1, most = exchange;
+        for (int g = 0; g < 2; g++) {
+            int parts = st->stage_parts[g], blocks = g == 0 ? q : p;
+            int stage = parts >= 2 ? blocks * parts + st->window : 0;
+            most = stage > most ? stage : most;
+        }
+        return most;
+    }
     case IG_ALG_CHAIN: { /* a receiver: p blocks of m segments (the sender: m) */
         uint64_t m = st->segment_bytes > 0 && st->relay_bytes > 0
                          ? (st->relay_bytes + st->segment_bytes - 1) / st->segment_bytes
@@ -1127,8 +1192,8 @@ START_TEST(decide_stage_forced_to_ring)
     for (int cond = 0; cond < RING_CONDITIONS; cond++) {
         s.mpi_allgatherv_mixed_types = cond != RING_BY_MIXED_TYPES;
         sh.sparse = cond == RING_BY_SPARSE;
-        ck_assert_int_eq(ig_decide_one_exchange(&sh, &s).stage[0], IG_GROUP_STAGE_RING);
-        ck_assert_int_eq(ig_decide_one_exchange(&sh, &s).stage[1], IG_GROUP_STAGE_RING);
+        ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, &s).stage[0], IG_GROUP_STAGE_RING);
+        ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, &s).stage[1], IG_GROUP_STAGE_RING);
     }
 }
 END_TEST
@@ -1790,6 +1855,7 @@ int main(void)
     tcase_add_test(tc, decide_active);
     tcase_add_test(tc, decide_examples);
     tcase_add_test(tc, decide_one_exchange);
+    tcase_add_test(tc, full_duplex_stage_parts_examples);
     tcase_add_test(tc, decide_on_one_pair);
     tcase_add_test(tc, decide_stage_forced_to_ring);
     tcase_add_test(tc, decide_pair_room_holds_model_choices);
