@@ -21,10 +21,11 @@ int ig_range_owner(int n_src, int n_dst, int block);
  * messages crossing between the same two processes went one after the
  * other (4 MiB: 2.1 link times, against 1.2 to 1.4 when each process
  * sends to one peer and receives from another; docs/performance.md,
- * forty-second session).  0 or 1: for groups of up to 150 processes one of
- * them leaves no pair crossing, except 2 + odd, where one pair must
- * (check_cost_model counts it).  From the two sizes alone, so both groups
- * agree.  O(n_second). */
+ * forty-second session).  0 or 1: for every split checked (up to 149 +
+ * 149) one of them leaves no pair crossing, except where a group has one
+ * process or a first group of two faces an odd number, where one pair must
+ * whatever the turn (check_cost_model compares with every turn up to 80 +
+ * 80).  From the two sizes alone, so both groups agree.  O(n_second). */
 int ig_range_turn(int n_first, int n_second);
 /* Second-group processes whose block owner sends its own block back to
  * them, with turn t. */
