@@ -11,12 +11,20 @@
  * The same range exchange with one direction only is the spread algorithm
  * (algo_spread.c), hence ig_range_exchange here.
  *
- * Deviation from the paper: where both groups send, the first group's
- * ownership of the second group's blocks is turned by ig_range_turn
- * (range_partition.h), so that no two processes trade blocks both ways in
- * the exchange (with p = q the paper's ranges pair process i of each group
- * with process i of the other, both ways, and over Open MPI's TCP transport
- * those two messages go one after the other).
+ * Deviations from the paper, where both groups send:
+ * - the first group's ownership of the second group's blocks is turned by
+ *   ig_range_turn (range_partition.h), so that no two processes trade
+ *   blocks both ways in the exchange (with p = q the paper's ranges pair
+ *   process i of each group with process i of the other, both ways, and
+ *   over Open MPI's TCP transport those two messages go one after the
+ *   other);
+ * - where the step cuts a group's blocks in parts (step->stage_parts: its
+ *   stage is intergather's ring, MPI_Allgather's blocks contiguous and
+ *   larger than one part, decide.c), the exchange moves those blocks in
+ *   the same parts and the group's ring starts at once, forwarding each
+ *   part of the blocks a member owns as soon as it has arrived
+ *   (group_allgather.h): the two stages overlap instead of running one
+ *   after the other.
  */
 #include "algorithms.h"
 #include "blocks.h"
@@ -31,7 +39,10 @@ typedef struct {
     ig_pair_view pv;
     int local_sends, remote_sends;
     ig_group_stage stage; /* the stage this process's group runs */
-    int stage_parts, window; /* its ring in parts (step->stage_parts), or 0 */
+    /* The parts each remote block travels in, for this group's ring (0:
+     * whole), and each of this group's blocks, for the remote group's
+     * (step->stage_parts; never for MPI_Allgatherv's blocks). */
+    int recv_parts, send_parts, window;
     /* The turn of this group's ownership of the remote blocks (a range
      * index is a process index less it, modulo the group) and of the
      * remote group's ownership of this group's blocks: ig_range_turn for
@@ -40,14 +51,21 @@ typedef struct {
     int own_turn, remote_turn;
 } range_view;
 
-static range_view view_of(const ig_pair *pair, int first_sends, int second_sends, const ig_step *step)
+static int in_parts(int parts, const ig_xfer *x)
+{
+    return parts >= 2 && ig_xfer_uniform(x) ? parts : 0;
+}
+
+static range_view view_of(const ig_pair *pair, const ig_xfer *x, int first_sends, int second_sends,
+                          const ig_step *step)
 {
     ig_pair_view pv = ig_pair_view_of(pair);
     int n_first = pv.first ? pv.n_local : pv.n_remote, n_second = pv.first ? pv.n_remote : pv.n_local;
     int turn = first_sends && second_sends ? ig_range_turn(n_first, n_second) : 0;
     int g = pv.first ? 0 : 1;
     return (range_view){ pv, pv.first ? first_sends : second_sends, pv.first ? second_sends : first_sends,
-                         step->stage[g], step->stage_parts[g], step->window, pv.first ? turn : 0, pv.first ? 0 : turn };
+                         step->stage[g], in_parts(step->stage_parts[g], x), in_parts(step->stage_parts[1 - g], x),
+                         step->window, pv.first ? turn : 0, pv.first ? 0 : turn };
 }
 
 /* The range of remote blocks process `index` of this group owns starts at
@@ -57,51 +75,119 @@ static int range_index(const range_view *v, int index)
     return (index - v->own_turn % v->pv.n_local + v->pv.n_local) % v->pv.n_local;
 }
 
-/* Stage 1: my block to its owner; the remote blocks I own, from their
- * senders; all posted at once.  A failed post leaves its request null, and
- * the others still complete. */
-static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
+/* The remote blocks this process owns: [*lo, *hi). */
+static void owned_range(const range_view *v, int *lo, int *hi)
 {
-    int lo = 0, hi = 0;
+    *lo = *hi = 0;
     if (v->remote_sends) {
         int r = range_index(v, v->pv.local_index);
-        lo = ig_range_first(v->pv.n_remote, v->pv.n_local, r);
-        hi = ig_range_first(v->pv.n_remote, v->pv.n_local, r + 1);
+        *lo = ig_range_first(v->pv.n_remote, v->pv.n_local, r);
+        *hi = ig_range_first(v->pv.n_remote, v->pv.n_local, r + 1);
     }
-    int capacity = (hi - lo) + 1; /* the receives, and my send */
-    MPI_Request *reqs = ig_pair_requests(pair, capacity);
+}
+
+static int at_least_one(int parts) { return parts > 0 ? parts : 1; }
+
+/* Where an element of `type` starts past its lower bound, and its bytes. */
+static int bytes_of(MPI_Datatype type, MPI_Aint *true_lb, MPI_Count *bytes)
+{
+    MPI_Aint true_extent;
+    int rc = PMPI_Type_get_true_extent(type, true_lb, &true_extent);
+    return rc != MPI_SUCCESS ? rc : PMPI_Type_size_x(type, bytes);
+}
+
+/* Post the receives of remote blocks [lo, hi) into reqs, whole or in
+ * v->recv_parts byte ranges each (block by block, part by part: the order
+ * the group's ring forwards them in).  A failed post leaves its request
+ * null, and the others still complete. */
+static int post_receives(ig_pair *pair, const range_view *v, const ig_xfer *x, int lo, int hi, MPI_Request *reqs)
+{
+    int n = 0, rc = MPI_SUCCESS, parts = v->recv_parts;
+    MPI_Aint lb = 0;
+    MPI_Count bytes = 0;
+    if (parts > 0)
+        ig_err_keep(&rc, bytes_of(x->rtype, &lb, &bytes));
+    for (int b = lo; b < hi; b++) {
+        int source = v->pv.remote_base + b, err;
+        for (int i = 0; i < at_least_one(parts); i++, n++) {
+            if (parts == 0) {
+                err = PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, source, IG_TAG_DIRECT,
+                                 pair->comm, &reqs[n]);
+            } else {
+                MPI_Aint start;
+                int len = ig_group_part_length(bytes, parts, i, &start);
+                err = PMPI_Irecv((char *)ig_xfer_rptr(x, b) + lb + start, len, MPI_BYTE, source, IG_TAG_DIRECT,
+                                 pair->comm, &reqs[n]);
+            }
+            if (err != MPI_SUCCESS)
+                reqs[n] = MPI_REQUEST_NULL;
+            ig_err_keep(&rc, err);
+        }
+    }
+    return rc;
+}
+
+/* Post my block to the remote process that owns it, whole or in
+ * v->send_parts byte ranges (cut as its receives are), into reqs. */
+static int post_send(ig_pair *pair, const range_view *v, const ig_xfer *x, MPI_Request *reqs)
+{
+    int owner = v->pv.remote_base +
+                (ig_range_owner(v->pv.n_local, v->pv.n_remote, v->pv.local_index) + v->remote_turn) % v->pv.n_remote;
+    int rc = MPI_SUCCESS, parts = v->send_parts, err;
+    MPI_Aint lb = 0;
+    MPI_Count bytes = 0;
+    if (parts > 0)
+        ig_err_keep(&rc, bytes_of(x->stype, &lb, &bytes));
+    bytes *= x->scount; /* contiguous elements (decide.c cuts only such blocks) */
+    for (int i = 0; i < at_least_one(parts); i++) {
+        if (parts == 0) {
+            err = PMPI_Isend(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, pair->comm, &reqs[i]);
+        } else {
+            MPI_Aint start;
+            int len = ig_group_part_length(bytes, parts, i, &start);
+            err = PMPI_Isend((const char *)x->sbuf + lb + start, len, MPI_BYTE, owner, IG_TAG_DIRECT, pair->comm,
+                             &reqs[i]);
+        }
+        if (err != MPI_SUCCESS)
+            reqs[i] = MPI_REQUEST_NULL;
+        ig_err_keep(&rc, err);
+    }
+    return rc;
+}
+
+static int sends_of(const range_view *v)
+{
+    return v->local_sends ? at_least_one(v->send_parts) : 0;
+}
+
+/* Stage 1 alone: my block to its owner; the remote blocks I own, from
+ * their senders; all posted at once. */
+static int exchange(ig_pair *pair, const range_view *v, const ig_xfer *x)
+{
+    int lo, hi;
+    owned_range(v, &lo, &hi);
+    int nrecv = hi - lo, nsend = sends_of(v);
+    MPI_Request *reqs = ig_pair_requests(pair, nrecv + nsend);
     if (reqs == NULL)
         return MPI_ERR_NO_MEM;
-    int n = 0, rc = MPI_SUCCESS;
-    for (int b = lo; b < hi; b++, n++)
-        ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, v->pv.remote_base + b,
-                                    IG_TAG_DIRECT, pair->comm, &reqs[n]));
-    if (v->local_sends) {
-        int owner = v->pv.remote_base +
-                    (ig_range_owner(v->pv.n_local, v->pv.n_remote, v->pv.local_index) + v->remote_turn) % v->pv.n_remote;
-        ig_err_keep(&rc, PMPI_Isend(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, pair->comm, &reqs[n++]));
-    }
-    ig_err_keep(&rc, ig_waitall(n, reqs));
+    int rc = post_receives(pair, v, x, lo, hi, reqs);
+    if (v->local_sends)
+        ig_err_keep(&rc, post_send(pair, v, x, reqs + nrecv));
+    ig_err_keep(&rc, ig_waitall(nrecv + nsend, reqs));
     ig_pair_requests_done(pair, reqs);
     return rc;
 }
 
-/* Stage 2 of MPI_Allgather's blocks: the group's ring in parts where the
- * step says so (every block contiguous and of one size, decide.c), else
- * the stage whole. */
-static int uniform_stage(ig_pair *pair, const range_view *v, const ig_xfer *x, const int *counts, const int *displs)
+/* MPI_Allgather's layout of the remote blocks over this group: member d
+ * owns counts[d] blocks from displs[d] (its range, turned). */
+static void uniform_layout(const range_view *v, int *counts, int *displs)
 {
-    if (v->stage != IG_GROUP_STAGE_RING || v->stage_parts < 2)
-        return ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage);
-    int n = v->pv.n_local, capacity = ig_group_ring_parts_requests(counts, n, v->pv.local_index, v->stage_parts,
-                                                                   v->window);
-    MPI_Request *reqs = ig_pair_requests(pair, capacity);
-    if (reqs == NULL)
-        return MPI_ERR_NO_MEM;
-    ig_ring_parts rp = { v->stage_parts, v->window, reqs };
-    int rc = ig_group_ring_in_parts(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, &rp);
-    ig_pair_requests_done(pair, reqs);
-    return rc;
+    int n = v->pv.n_local;
+    for (int d = 0; d < n; d++) {
+        int r = range_index(v, d);
+        displs[d] = ig_range_first(v->pv.n_remote, n, r);
+        counts[d] = ig_range_first(v->pv.n_remote, n, r + 1) - displs[d];
+    }
 }
 
 /* Stage 2.  Uniform blocks: one allgatherv whose counts are in blocks and
@@ -120,12 +206,8 @@ static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
         return MPI_ERR_NO_MEM;
     int *blocks = arrays, *counts = arrays + n, *displs = arrays + 2 * n, rc = MPI_SUCCESS;
     if (ig_xfer_uniform(x)) {
-        for (int d = 0; d < n; d++) {
-            int r = range_index(v, d);
-            displs[d] = ig_range_first(v->pv.n_remote, n, r);
-            counts[d] = ig_range_first(v->pv.n_remote, n, r + 1) - displs[d];
-        }
-        rc = uniform_stage(pair, v, x, counts, displs);
+        uniform_layout(v, counts, displs);
+        rc = ig_group_allgatherv(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, v->stage);
     } else {
         int rounds = (v->pv.n_remote + n - 1) / n;
         for (int r = 0; r < rounds; r++) {
@@ -141,13 +223,46 @@ static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
     return rc;
 }
 
+/* Both stages at once, where the remote blocks come in parts: the receives
+ * of the blocks I own are posted first, then my block's send, and the
+ * group's ring in parts forwards each part of my blocks as soon as its
+ * receive has completed (the ring's own arrivals). */
+static int exchange_into_ring(ig_pair *pair, const range_view *v, const ig_xfer *x)
+{
+    int n = v->pv.n_local, lo, hi;
+    owned_range(v, &lo, &hi);
+    int *arrays = ig_pair_ints(pair, 2 * n);
+    if (arrays == NULL)
+        return MPI_ERR_NO_MEM;
+    int *counts = arrays, *displs = arrays + n;
+    uniform_layout(v, counts, displs);
+    int own = (hi - lo) * v->recv_parts, nsend = sends_of(v);
+    int ring = ig_group_ring_parts_requests(counts, n, v->pv.local_index, v->recv_parts, v->window);
+    MPI_Request *reqs = ig_pair_requests(pair, own + nsend + ring);
+    if (reqs == NULL) {
+        ig_pair_ints_done(pair, arrays);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = post_receives(pair, v, x, lo, hi, reqs);
+    if (v->local_sends)
+        ig_err_keep(&rc, post_send(pair, v, x, reqs + own));
+    ig_ring_parts rp = { v->recv_parts, v->window, reqs + own + nsend, reqs };
+    ig_err_keep(&rc, ig_group_ring_in_parts(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, &rp));
+    ig_err_keep(&rc, ig_waitall(nsend, reqs + own));
+    ig_pair_requests_done(pair, reqs);
+    ig_pair_ints_done(pair, arrays);
+    return rc;
+}
+
 int ig_range_exchange(ig_pair *pair, const ig_xfer *x, int first_sends, int second_sends, const ig_step *step)
 {
-    range_view v = view_of(pair, first_sends, second_sends, step);
+    range_view v = view_of(pair, x, first_sends, second_sends, step);
     /* The side communicators are created collectively before any traffic. */
     int rc = ig_pair_side_prepare(pair);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (v.remote_sends && v.recv_parts > 0)
+        return exchange_into_ring(pair, &v, x);
     rc = exchange(pair, &v, x);
     if (v.remote_sends)
         ig_err_keep(&rc, assemble(pair, &v, x));

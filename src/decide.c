@@ -125,17 +125,25 @@ static int relay_ints(int p)
     return capped(4 * (int64_t)p);
 }
 
-/* Full duplex's ring stage in parts, gathering n_blocks blocks: the most
- * receives and sends a member holds (stage_parts_for's cap), or 0 where
- * no block is cut in two. */
-static int stage_room(int n_blocks, int parts)
-{
-    return parts >= 2 ? capped((int64_t)n_blocks * parts + IG_STAGE_WINDOW) : 0;
-}
-
+/* The most parts each of n_blocks blocks is cut into in full duplex's
+ * ring stage: a member's receives (n_blocks blocks' parts) and its own
+ * block's sends (the other group's parts) stay within
+ * IG_RELAY_MAX_MESSAGES, half each. */
 static int stage_parts_cap(int n_blocks)
 {
-    return n_blocks > 0 ? IG_RELAY_MAX_MESSAGES / n_blocks : 0;
+    return n_blocks > 0 ? IG_RELAY_MAX_MESSAGES / 2 / n_blocks : 0;
+}
+
+/* The requests a member of a group of n_own holds in the full-duplex
+ * algorithm (algo_full_duplex.c) when the n_other remote blocks come in
+ * `parts` parts (0: whole) and its own block leaves in `send_parts`: the
+ * receives of its blocks, every part it receives and its ring's send
+ * window where the blocks come in parts, and its block's sends. */
+static int full_duplex_room(int n_own, int n_other, int parts, int send_parts)
+{
+    int64_t sends = send_parts >= 2 ? send_parts : 1;
+    int64_t receives = parts >= 2 ? (int64_t)n_other * parts + IG_STAGE_WINDOW : (n_other + n_own - 1) / n_own;
+    return capped(receives + sends);
 }
 
 void ig_decide_pair_room(int p, int q, int *requests, int *ints)
@@ -147,7 +155,8 @@ void ig_decide_pair_room(int p, int q, int *requests, int *ints)
         *requests = max_int(*requests, p * q * relay_parts_cap(p, q) + IG_DIRECT_WINDOW);
         *ints = max_int(*ints, relay_ints(p));
     }
-    *requests = max_int(*requests, max_int(stage_room(q, stage_parts_cap(q)), stage_room(p, stage_parts_cap(p))));
+    int cap_p = stage_parts_cap(p), cap_q = stage_parts_cap(q);
+    *requests = max_int(*requests, max_int(full_duplex_room(p, q, cap_q, cap_p), full_duplex_room(q, p, cap_p, cap_q)));
 }
 
 /* Beyond the pair's room: the chain's receivers hold every segment they
@@ -169,7 +178,8 @@ void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *
         *ints = max_int(*ints, relay_ints(p));
     } else if (step->algorithm == IG_ALG_FULL_DUPLEX) {
         /* Group 0 (the pair's first) gathers group 1's q blocks, and back. */
-        need = max_int(stage_room(q, step->stage_parts[0]), stage_room(p, step->stage_parts[1]));
+        need = max_int(full_duplex_room(p, q, step->stage_parts[0], step->stage_parts[1]),
+                       full_duplex_room(q, p, step->stage_parts[1], step->stage_parts[0]));
     }
     *requests = max_int(max_int(*requests, capped(need)), step->piece_window);
 }
@@ -465,17 +475,18 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
     return best;
 }
 
-/* The parts each of the other group's blocks is cut into in group g's
+/* The parts each of the other group's blocks is cut into for group g's
  * ring stage (the full-duplex algorithm's, IG_STAGE_WINDOW above says
- * why): where that stage is the ring, the blocks are MPI_Allgather's (one
- * size) and contiguous on every process, and a block is more than one
- * part; as many parts of at most IG_RELAY_PART_BYTES as
- * IG_RELAY_MAX_MESSAGES receives a member allow, and at least two; else
- * 0, whole blocks.  From the agreed shape alone: every member cuts alike. */
+ * why), in the exchange that brings them as in the ring: where that stage
+ * is the ring (g has two or more members), the blocks are MPI_Allgather's
+ * (one size) and contiguous on every process, and a block is more than one
+ * part; as many parts of at most IG_RELAY_PART_BYTES as stage_parts_cap
+ * allows, and at least two; else 0, whole blocks.  From the agreed shape
+ * alone: every process of both groups cuts alike. */
 static int stage_parts_for(const ig_shape *sh, int g, int allgatherv, ig_group_stage stage)
 {
     uint64_t block = sh->max_block[1 - g];
-    if (stage != IG_GROUP_STAGE_RING || allgatherv || sh->scattered || block <= IG_RELAY_PART_BYTES)
+    if (stage != IG_GROUP_STAGE_RING || allgatherv || sh->scattered || sh->n[g] < 2 || block <= IG_RELAY_PART_BYTES)
         return 0;
     uint64_t parts = (block + IG_RELAY_PART_BYTES - 1) / IG_RELAY_PART_BYTES, cap = (uint64_t)stage_parts_cap(sh->n[1 - g]);
     parts = parts < cap ? parts : cap;

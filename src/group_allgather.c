@@ -57,9 +57,7 @@ static int ring_in_place(void *buf, const int *counts, const int *displs, MPI_Da
 
 /* ---- The ring in parts (group_allgather.h) ------------------------------ */
 
-/* Part i of an element of `bytes` bytes cut into `parts` equal byte ranges
- * (the last shorter, or empty): where it starts and how long it is. */
-static int part_length(MPI_Count bytes, int parts, int i, MPI_Aint *start)
+int ig_group_part_length(MPI_Count bytes, int parts, int i, MPI_Aint *start)
 {
     MPI_Count step = (bytes + parts - 1) / parts, from = step * i, rest = bytes - from;
     *start = (MPI_Aint)from;
@@ -78,7 +76,7 @@ typedef struct {
 static char *unit_at(const ring_units *r, int k, int u, int *len)
 {
     MPI_Aint start;
-    *len = part_length(r->bytes, r->parts, u % r->parts, &start);
+    *len = ig_group_part_length(r->bytes, r->parts, u % r->parts, &start);
     return (char *)ig_offset(r->buf, r->displs[k] + u / r->parts, r->extent) + r->true_lb + start;
 }
 
@@ -127,6 +125,8 @@ int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_
         for (int u = 0; u < counts[out] * r.parts; u++, sent++) {
             if (t > 0)
                 ig_err_keep(&rc, PMPI_Wait(&recv[arrived + u], MPI_STATUS_IGNORE));
+            else if (rp->own_arrivals != NULL)
+                ig_err_keep(&rc, PMPI_Wait(&rp->own_arrivals[u], MPI_STATUS_IGNORE));
             MPI_Request *slot = &send[sent % window];
             ig_err_keep(&rc, PMPI_Wait(slot, MPI_STATUS_IGNORE));
             char *at = unit_at(&r, out, u, &len);
@@ -140,6 +140,8 @@ int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_
     }
     ig_err_keep(&rc, ig_waitall(nrecv, recv));
     ig_err_keep(&rc, ig_waitall(window, send));
+    if (rp->own_arrivals != NULL) /* all waited for already where n > 1 */
+        ig_err_keep(&rc, ig_waitall(counts[me] * r.parts, rp->own_arrivals));
     return rc;
 }
 

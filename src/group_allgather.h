@@ -30,7 +30,16 @@ typedef struct {
     int parts;
     int window;
     MPI_Request *reqs;
+    /* NULL: this member's own elements are in place; else the receives
+     * that bring their parts, in order (element by element, each part by
+     * part), each waited for before that part goes on. */
+    MPI_Request *own_arrivals;
 } ig_ring_parts;
+
+/* Part i of an element of `bytes` bytes cut into `parts` equal byte ranges
+ * (the last shorter, or empty): its length, and in *start its offset.  The
+ * ring and whoever feeds it parts cut alike. */
+int ig_group_part_length(MPI_Count bytes, int parts, int i, MPI_Aint *start);
 
 int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, int window);
 int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_Datatype type, MPI_Aint extent,

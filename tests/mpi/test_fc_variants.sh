@@ -99,7 +99,8 @@ done
 # whose group stage is the ring (64 KiB a member and more), cut into parts
 # forwarded as they arrive; the matrix's other types and sizes run it
 # whole.  Both groups' stages at 3+5 and 4+4 (one turned, algo_full_duplex.c).
-# (Checked: forwarding a unit before its receive has completed fails.)
+# (Checked: forwarding a unit before its receive has completed fails, in
+# the ring and from the exchange that brings the blocks a member owns.)
 INTERGATHER_ALGORITHM=full-duplex run_preloaded 8 "$TESTS_BIN/allgather_matrix" 3+5,4+4 262144
 expect_pass allgather_matrix
 expect_total alg-full-duplex -gt 0

@@ -918,26 +918,26 @@ START_TEST(decide_active)
 }
 END_TEST
 
-/* The full-duplex ring stage's parts for group g, stated: the ring, the
- * other group's blocks contiguous and of more than 61440 bytes (one eager
- * message), cut into that many bytes' worth of parts, but no more than
- * 4096 receives a member, and at least two; else 0. */
+/* The full-duplex ring stage's parts for group g, stated: the ring (two
+ * members or more), the other group's blocks contiguous and of more than
+ * 61440 bytes (one eager message), cut into that many bytes' worth of
+ * parts, but no more than 2048 receives a member, and at least two; else 0. */
 static int want_stage_parts(const ig_shape *sh, int g, ig_group_stage stage)
 {
     uint64_t block = sh->max_block[1 - g];
-    if (stage != IG_GROUP_STAGE_RING || sh->scattered || block <= 61440)
+    if (stage != IG_GROUP_STAGE_RING || sh->scattered || sh->n[g] < 2 || block <= 61440)
         return 0;
     uint64_t parts = 2;
-    while (parts * 61440 < block && (parts + 1) * (uint64_t)sh->n[1 - g] <= 4096)
+    while (parts * 61440 < block && (parts + 1) * (uint64_t)sh->n[1 - g] <= 2048)
         parts++;
-    return parts * (uint64_t)sh->n[1 - g] <= 4096 ? (int)parts : 0;
+    return parts * (uint64_t)sh->n[1 - g] <= 2048 ? (int)parts : 0;
 }
 
 /* The full-duplex step alone: group g's stage from the other group's total
  * over n[g], and its ring stage's parts. */
 /* Examples of the ring stage's parts: 4 MiB blocks at 4+4 (69 parts of
- * 60 KiB and a few bytes), the cap at 2000 blocks (2 parts of 2 MiB), none
- * at 4096 blocks, at 61440 bytes (one part), or where a block is scattered. */
+ * 60 KiB and a few bytes), the cap at 1000 blocks (2 parts of 2 MiB), none
+ * at 2048 blocks, at 61440 bytes (one part), or where a block is scattered. */
 START_TEST(full_duplex_stage_parts_examples)
 {
     build_settings(0);
@@ -951,13 +951,13 @@ START_TEST(full_duplex_stage_parts_examples)
     ck_assert_int_eq(st.stage_parts[1], 69);
     sh.scattered = 1;
     ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, s).stage_parts[0], 0);
-    sh = served_shape(4, 2000, 8);
+    sh = served_shape(4, 1000, 8);
     sh.max_block[1] = 4194304;
-    sh.total[1] = 2000 * (uint64_t)4194304;
+    sh.total[1] = 1000 * (uint64_t)4194304;
     ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, s).stage_parts[0], 2);
-    sh = served_shape(4, 4096, 8);
+    sh = served_shape(4, 2048, 8);
     sh.max_block[1] = 4194304;
-    sh.total[1] = 4096 * (uint64_t)4194304;
+    sh.total[1] = 2048 * (uint64_t)4194304;
     ck_assert_int_eq(ig_decide_one_exchange(&sh, 0, s).stage_parts[0], 0);
     sh = served_shape(4, 4, 8);
     sh.max_block[1] = 61440;
@@ -1040,12 +1040,14 @@ static int requests_held(const ig_step *st, int p, int q)
         return larger + window;
     case IG_ALG_SPREAD:
         return (larger + (p < q ? p : q) - 1) / (p < q ? p : q) + 1;
-    case IG_ALG_FULL_DUPLEX: { /* the exchange, then a member of group g receives the other's blocks in parts */
-        int exchange = (larger + (p < q ? p : q) - 1) / (p < q ? p : q) + 1, most = exchange;
+    case IG_ALG_FULL_DUPLEX: { /* a member of group g: the other's blocks (in parts: every part and a
+                               * window), and its own block's sends (in the other group's parts) */
+        int most = 0;
         for (int g = 0; g < 2; g++) {
-            int parts = st->stage_parts[g], blocks = g == 0 ? q : p;
-            int stage = parts >= 2 ? blocks * parts + st->window : 0;
-            most = stage > most ? stage : most;
+            int parts = st->stage_parts[g], own = g == 0 ? p : q, blocks = g == 0 ? q : p;
+            int sends = st->stage_parts[1 - g] >= 2 ? st->stage_parts[1 - g] : 1;
+            int held = (parts >= 2 ? blocks * parts + st->window : (blocks + own - 1) / own) + sends;
+            most = held > most ? held : most;
         }
         return most;
     }
