@@ -80,6 +80,9 @@ INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 26214
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgatherv_matrix" 2 200000
 # Members (src/relay_plan.h): 3+6 with blocks of up to 1 MiB.
 INTERGATHER_ALGORITHM=relay asan_run 9 "$top/tests/mpi/allgather_matrix" 3+6 1048576
+# Full duplex with both stages in parts, overlapped (src/algo_full_duplex.c,
+# src/group_allgather.c): 3+5, blocks of up to 1 MiB.
+INTERGATHER_ALGORITHM=full-duplex asan_run 8 "$top/tests/mpi/allgather_matrix" 3+5 262144
 # Types decoded constructor by constructor (src/type_order.c).
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/type_order" 2+3,3+2 3
 # Erroneous calls that truncate: blocks received whole, then copied in place.

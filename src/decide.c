@@ -62,8 +62,9 @@
 
 /* The full-duplex algorithm's ring stage in parts (group_allgather.h): each
  * block cut into parts of at most IG_RELAY_PART_BYTES (one eager message
- * each), at most IG_STAGE_WINDOW sends in flight, and at most
- * IG_RELAY_MAX_MESSAGES receives a member (beyond that, larger parts).
+ * each), at most IG_STAGE_WINDOW sends in flight, and at most half
+ * IG_RELAY_MAX_MESSAGES receives a member (beyond that, larger parts);
+ * the exchange brings the blocks in the same parts (algo_full_duplex.c).
  * On the emulated cluster two rings of four nodes at once, 4 MiB a member
  * (scripts: docs/performance.md, forty-second session), took 1.06-1.21 s
  * in parts of 60 KiB with 4 sends in flight, 1.22-1.45 s by Sendrecv steps
