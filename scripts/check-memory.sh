@@ -96,7 +96,7 @@ INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join asan_run 5 "$top/tests/mp
 # histories for the opening round's predicted skip, and communicators
 # created and freed as the calls go.
 asan_run 8 "$top/tests/mpi/soak" --calls 300 --seed 20261127 --left 3 --watchdog 120
-echo "ok asan: matrices, churn, fallbacks, early posting, opening round, relay, type order, truncation, chain, join, random calls"
+echo "ok asan: matrices, churn, fallbacks, early posting, opening round, relay, full duplex in parts, type order, truncation, chain, join, random calls"
 
 echo "== valgrind memcheck"
 if ! command -v valgrind >/dev/null; then
