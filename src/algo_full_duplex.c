@@ -31,6 +31,7 @@
 #include "group_allgather.h"
 #include "p2p.h"
 #include "range_partition.h"
+#include "relay_plan.h"
 #include "tags.h"
 
 #include <stdlib.h>
@@ -88,12 +89,22 @@ static void owned_range(const range_view *v, int *lo, int *hi)
 
 static int at_least_one(int parts) { return parts > 0 ? parts : 1; }
 
-/* Where an element of `type` starts past its lower bound, and its bytes. */
-static int bytes_of(MPI_Datatype type, MPI_Aint *true_lb, MPI_Count *bytes)
+/* Where `count` elements of `type` start past the buffer, and their bytes
+ * (one contiguous piece of memory where the step cuts them in parts). */
+static int bytes_of(int count, MPI_Datatype type, MPI_Aint *true_lb, MPI_Count *bytes)
 {
-    MPI_Aint true_extent;
-    int rc = PMPI_Type_get_true_extent(type, true_lb, &true_extent);
-    return rc != MPI_SUCCESS ? rc : PMPI_Type_size_x(type, bytes);
+    int rc = ig_block_true_lb(count, type, true_lb);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_size_x(type, bytes);
+    *bytes *= count;
+    return rc;
+}
+
+/* Part i of a block of `bytes` cut into `parts`, as the ring cuts it
+ * (group_allgather.h). */
+static ig_piece part_of(MPI_Count bytes, int parts, int i)
+{
+    return ig_relay_piece((uint64_t)bytes, parts, i);
 }
 
 /* Post the receives of remote blocks [lo, hi) into reqs, whole or in
@@ -106,7 +117,7 @@ static int post_receives(ig_pair *pair, const range_view *v, const ig_xfer *x, i
     MPI_Aint lb = 0;
     MPI_Count bytes = 0;
     if (parts > 0)
-        ig_err_keep(&rc, bytes_of(x->rtype, &lb, &bytes));
+        ig_err_keep(&rc, bytes_of(1, x->rtype, &lb, &bytes));
     for (int b = lo; b < hi; b++) {
         int source = v->pv.remote_base + b, err;
         for (int i = 0; i < at_least_one(parts); i++, n++) {
@@ -114,10 +125,9 @@ static int post_receives(ig_pair *pair, const range_view *v, const ig_xfer *x, i
                 err = PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, source, IG_TAG_DIRECT,
                                  pair->comm, &reqs[n]);
             } else {
-                MPI_Aint start;
-                int len = ig_group_part_length(bytes, parts, i, &start);
-                err = PMPI_Irecv((char *)ig_xfer_rptr(x, b) + lb + start, len, MPI_BYTE, source, IG_TAG_DIRECT,
-                                 pair->comm, &reqs[n]);
+                ig_piece part = part_of(bytes, parts, i);
+                err = PMPI_Irecv((char *)ig_xfer_rptr(x, b) + lb + (MPI_Aint)part.offset, (int)part.length, MPI_BYTE,
+                                 source, IG_TAG_DIRECT, pair->comm, &reqs[n]);
             }
             if (err != MPI_SUCCESS)
                 reqs[n] = MPI_REQUEST_NULL;
@@ -137,16 +147,14 @@ static int post_send(ig_pair *pair, const range_view *v, const ig_xfer *x, MPI_R
     MPI_Aint lb = 0;
     MPI_Count bytes = 0;
     if (parts > 0)
-        ig_err_keep(&rc, bytes_of(x->stype, &lb, &bytes));
-    bytes *= x->scount; /* contiguous elements (decide.c cuts only such blocks) */
+        ig_err_keep(&rc, bytes_of(x->scount, x->stype, &lb, &bytes));
     for (int i = 0; i < at_least_one(parts); i++) {
         if (parts == 0) {
             err = PMPI_Isend(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, pair->comm, &reqs[i]);
         } else {
-            MPI_Aint start;
-            int len = ig_group_part_length(bytes, parts, i, &start);
-            err = PMPI_Isend((const char *)x->sbuf + lb + start, len, MPI_BYTE, owner, IG_TAG_DIRECT, pair->comm,
-                             &reqs[i]);
+            ig_piece part = part_of(bytes, parts, i);
+            err = PMPI_Isend((const char *)x->sbuf + lb + (MPI_Aint)part.offset, (int)part.length, MPI_BYTE, owner,
+                             IG_TAG_DIRECT, pair->comm, &reqs[i]);
         }
         if (err != MPI_SUCCESS)
             reqs[i] = MPI_REQUEST_NULL;

@@ -17,6 +17,7 @@
 
 #include "blocks.h"
 #include "p2p.h"
+#include "relay_plan.h"
 #include "stats.h"
 #include "tags.h"
 
@@ -57,13 +58,6 @@ static int ring_in_place(void *buf, const int *counts, const int *displs, MPI_Da
 
 /* ---- The ring in parts (group_allgather.h) ------------------------------ */
 
-int ig_group_part_length(MPI_Count bytes, int parts, int i, MPI_Aint *start)
-{
-    MPI_Count step = (bytes + parts - 1) / parts, from = step * i, rest = bytes - from;
-    *start = (MPI_Aint)from;
-    return rest <= 0 ? 0 : (int)(rest < step ? rest : step);
-}
-
 typedef struct {
     char *buf;
     const int *counts, *displs;
@@ -72,12 +66,13 @@ typedef struct {
     int parts;
 } ring_units;
 
-/* Unit u of member k (its element u / parts, part u % parts) as bytes. */
+/* Unit u of member k (its element u / parts, part u % parts: the element's
+ * bytes cut as the relay cuts a block into pieces) as bytes. */
 static char *unit_at(const ring_units *r, int k, int u, int *len)
 {
-    MPI_Aint start;
-    *len = ig_group_part_length(r->bytes, r->parts, u % r->parts, &start);
-    return (char *)ig_offset(r->buf, r->displs[k] + u / r->parts, r->extent) + r->true_lb + start;
+    ig_piece part = ig_relay_piece((uint64_t)r->bytes, r->parts, u % r->parts);
+    *len = (int)part.length;
+    return (char *)ig_offset(r->buf, r->displs[k] + u / r->parts, r->extent) + r->true_lb + (MPI_Aint)part.offset;
 }
 
 int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, int window)
@@ -99,13 +94,12 @@ int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_
                            MPI_Comm comm, const ig_ring_parts *rp)
 {
     int n, me, rc = MPI_SUCCESS;
-    MPI_Aint true_extent;
     ig_stats_group_stage(IG_GROUP_STAGE_RING);
     ring_units r = { buf, counts, displs, extent, 0, 0, rp->parts };
     PMPI_Comm_size(comm, &n);
     PMPI_Comm_rank(comm, &me);
     ig_err_keep(&rc, PMPI_Type_size_x(type, &r.bytes));
-    ig_err_keep(&rc, PMPI_Type_get_true_extent(type, &r.true_lb, &true_extent));
+    ig_err_keep(&rc, ig_block_true_lb(1, type, &r.true_lb));
     int right = (me + 1) % n, left = (me + n - 1) % n, nrecv = 0, len;
     int window = rp->window > 0 ? rp->window : 1;
     MPI_Request *recv = rp->reqs;
@@ -113,7 +107,10 @@ int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_
         int in = (me - t - 1 + n) % n;
         for (int u = 0; u < counts[in] * r.parts; u++, nrecv++) {
             char *at = unit_at(&r, in, u, &len);
-            ig_err_keep(&rc, PMPI_Irecv(at, len, MPI_BYTE, left, IG_TAG_GATHER, comm, &recv[nrecv]));
+            int err = PMPI_Irecv(at, len, MPI_BYTE, left, IG_TAG_GATHER, comm, &recv[nrecv]);
+            if (err != MPI_SUCCESS)
+                recv[nrecv] = MPI_REQUEST_NULL; /* waited for below as done */
+            ig_err_keep(&rc, err);
         }
     }
     MPI_Request *send = recv + nrecv;

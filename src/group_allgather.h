@@ -22,7 +22,9 @@ int ig_group_allgatherv(void *buf, const int *counts, const int *displs, MPI_Dat
  * piece of memory: its size in bytes from its true lower bound) cut into
  * `parts` byte ranges, each one message; every receive posted first, each
  * part forwarded to the right as soon as it has arrived, at most `window`
- * sends in flight.  `reqs` holds ig_group_ring_parts_requests(...) requests.
+ * sends in flight; part i of an element is ig_relay_piece(its bytes,
+ * parts, i) (relay_plan.h), as whoever feeds the ring parts cuts it.
+ * `reqs` holds ig_group_ring_parts_requests(...) requests.
  * Every member passes the same parts and window, and elements of one size
  * (the decision says so: decide.c).  The links never wait for a whole
  * member to arrive before forwarding it, as the ring's Sendrecv steps do. */
@@ -36,10 +38,6 @@ typedef struct {
     MPI_Request *own_arrivals;
 } ig_ring_parts;
 
-/* Part i of an element of `bytes` bytes cut into `parts` equal byte ranges
- * (the last shorter, or empty): its length, and in *start its offset.  The
- * ring and whoever feeds it parts cut alike. */
-int ig_group_part_length(MPI_Count bytes, int parts, int i, MPI_Aint *start);
 
 int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, int window);
 int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_Datatype type, MPI_Aint extent,
