@@ -109,8 +109,10 @@ static ig_piece part_of(MPI_Count bytes, int parts, int i)
 
 /* Post the receives of remote blocks [lo, hi) into reqs, whole or in
  * v->recv_parts byte ranges each (block by block, part by part: the order
- * the group's ring forwards them in).  A failed post leaves its request
- * null, and the others still complete. */
+ * the group's ring forwards them in).  A refused post leaves its request
+ * null and its error kept; it is not made up for (README, Limitations):
+ * the sender's message finds no receive of its own (with parts, the
+ * sender's later parts, matched in order, land one part early). */
 static int post_receives(ig_pair *pair, const range_view *v, const ig_xfer *x, int lo, int hi, MPI_Request *reqs)
 {
     int n = 0, rc = MPI_SUCCESS, parts = v->recv_parts;

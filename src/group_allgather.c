@@ -75,12 +75,18 @@ static char *unit_at(const ring_units *r, int k, int u, int *len)
     return (char *)ig_offset(r->buf, r->displs[k] + u / r->parts, r->extent) + r->true_lb + (MPI_Aint)part.offset;
 }
 
+/* The sends in flight: at least one, here and in the ring alike. */
+static int ring_window(int window)
+{
+    return window > 0 ? window : 1;
+}
+
 int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, int window)
 {
     int64_t units = 0;
     for (int k = 0; k < n; k++)
         units += k == me ? 0 : counts[k];
-    units = units * parts + window;
+    units = units * parts + ring_window(window);
     return units > INT_MAX ? INT_MAX : (int)units;
 }
 
@@ -88,8 +94,12 @@ int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, in
  * me - 2, ..., each unit in order: one source, one tag, so they match in
  * MPI's non-overtaking order); then the sends, member me, me - 1, ...: a
  * unit of a member other than mine leaves once its receive has completed.
- * A failed receive is still forwarded, and a failed step does not stop
- * the ring, so that no member is left waiting (its error is returned). */
+ * A receive that failed once posted is still forwarded, and a failed
+ * step does not stop the ring, so that no member is left waiting (its
+ * error is returned).  A send or receive the MPI library refuses to post
+ * at all is not made up for (README, Limitations): its peer waits for
+ * that one message, and after a refused receive the left neighbour's
+ * later units, matched in order, land one unit early. */
 int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_Datatype type, MPI_Aint extent,
                            MPI_Comm comm, const ig_ring_parts *rp)
 {
@@ -101,7 +111,7 @@ int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_
     ig_err_keep(&rc, PMPI_Type_size_x(type, &r.bytes));
     ig_err_keep(&rc, ig_block_true_lb(1, type, &r.true_lb));
     int right = (me + 1) % n, left = (me + n - 1) % n, nrecv = 0, len;
-    int window = rp->window > 0 ? rp->window : 1;
+    int window = ring_window(rp->window);
     MPI_Request *recv = rp->reqs;
     for (int t = 0; t < n - 1; t++) {
         int in = (me - t - 1 + n) % n;
