@@ -9,7 +9,12 @@
  * communicator's cache is built) and the call's shape (shape.h, computed
  * from numbers the processes exchanged).  So every process takes the same
  * path, whatever its own arguments look like.  Unit-tested by enumeration:
- * tests/unit/check_decide.c.
+ * tests/unit/check_decide.c.  The exceptions are the questions asked
+ * before the agreement, with a process's own sizes (the opening round's
+ * ig_decide_opening_sends(_v), early posting's guessed shape): their
+ * answers only choose what a process offers first, and the opening's
+ * tags and the agreement make every process go on alike whatever each
+ * answered (opening_plan.h, speculate.h).
  */
 #ifndef IG_DECIDE_H
 #define IG_DECIDE_H
@@ -146,7 +151,9 @@ int ig_decide_opening_sends_v(int group, int64_t send_bytes, int64_t expect_max,
  * the MPI library serves for a reason of its arguments, or an empty one
  * lets the round run again.  From the agreed shape, the agreed settings
  * and the communicator's max_bytes only: every process that finished the
- * agreement answers alike. */
+ * agreement answers alike.  This is one call's class ("large" where it
+ * answers yes); what the next call does is ig_decide_opening_predict_skip's
+ * prediction from the classes of the last calls, below. */
 int ig_decide_opening_skip_next(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s);
 
 /* Whether the next MPI_Allgather(v) skips the opening round, predicted from

@@ -13,8 +13,9 @@
 
 #include <mpi.h>
 
-/* Assumes: nothing beyond the standard.  Guarantees: a result byte-identical
- * to PMPI_Allgather's, or the call is PMPI_Allgather's. */
+/* Assumes: nothing beyond the standard.  Guarantees: for a correct call, a
+ * result byte-identical to PMPI_Allgather's, or the call is
+ * PMPI_Allgather's; an erroneous one fails as README, Limitations says. */
 int ig_c_allgather(const void *sendbuf, int sendcount, ig_handle stype, void *recvbuf, int recvcount,
                    ig_handle rtype, ig_handle handle)
 {
@@ -30,8 +31,9 @@ fallback:
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-/* Assumes: nothing beyond the standard.  Guarantees: a result byte-identical
- * to PMPI_Allgatherv's, or the call is PMPI_Allgatherv's. */
+/* Assumes: nothing beyond the standard.  Guarantees: for a correct call, a
+ * result byte-identical to PMPI_Allgatherv's, or the call is
+ * PMPI_Allgatherv's; an erroneous one fails as README, Limitations says. */
 int ig_c_allgatherv(const void *sendbuf, int sendcount, ig_handle stype, void *recvbuf, const int *recvcounts,
                     const int *displs, ig_handle rtype, ig_handle handle)
 {

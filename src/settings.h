@@ -135,7 +135,7 @@ int ig_parse_opening(const char *text, int *out);
 /* INTERGATHER_OVERSUBSCRIBED: auto, yes (on, 1) or no (off, 0). */
 int ig_parse_oversubscribed(const char *text, int *out);
 /* "ts=5e-6,tw=1e-10,to=1e-6": any of the three keys, in seconds (tw: per
- * byte), each a non-negative number; keys left out keep *out's value. */
+ * byte), each a number from 0 to 1; keys left out keep *out's value. */
 int ig_parse_model(const char *text, ig_cost_params *out);
 /* "measure" (sets *measure), or a model as above (clears it). */
 int ig_parse_model_or_measure(const char *text, int *measure, ig_cost_params *out);

@@ -73,7 +73,8 @@ run_system() (
             export MODULEPATH=$tclmoduledir ;;
     esac
     unset LD_PRELOAD INTERGATHER_TOPOLOGY INTERGATHER_MIN_BYTES INTERGATHER_ALGORITHM INTERGATHER_NET_MODEL INTERGATHER_SHM_MODEL INTERGATHER_VERBOSE \
-          INTERGATHER_RING_SCHEDULE INTERGATHER_OPENING INTERGATHER_OVERSUBSCRIBED __INTERGATHER_MODULE_DEFAULTS
+          INTERGATHER_RING_SCHEDULE INTERGATHER_OPENING INTERGATHER_OVERSUBSCRIBED INTERGATHER_GROUP_ALLGATHER \
+          INTERGATHER_MANY_SENDERS __INTERGATHER_MODULE_DEFAULTS
     # Lmod drops duplicate entries of any path variable a module changes
     # (its documented behaviour, for every module): start from a PATH
     # without duplicates so that the comparison is about this module.
