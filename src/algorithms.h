@@ -35,7 +35,8 @@ typedef struct {
      * (the receivers, or the high group): IG_GROUP_STAGE_MPI or _RING. */
     ig_group_stage stage[2];
     uint64_t relay_bytes;     /* half duplex: the senders' largest block, in bytes (ring: room for one relayed
-                               * block; chain: a block's bytes; relay: the block its pieces are cut from); 0 in full duplex */
+                               * block; chain: a block's bytes; relay: the block its pieces are cut from);
+                               * 0 where both groups send in one step */
     int window;               /* direct, chain, relay (a receiver's relays), full duplex's ring stage in
                                * parts: sends a process keeps in flight at once */
     int piece_window;         /* relay: pieces a sender keeps in flight at once */
