@@ -46,10 +46,10 @@
 #define IG_RELAY_MIN_PIECE 2048
 #define IG_RELAY_MAX_MESSAGES 4096
 
-/* The relay's parts (algo_relay.c): a piece larger than IG_RELAY_PART_BYTES
- * travels in parts of at most that size, each one message, so that its
- * owner relays the first while the rest still arrive; below Open MPI's TCP
- * eager limit (64 KiB with the header), so each goes without a handshake.
+/* The relay's parts (algo_relay.c): a piece larger than IG_EAGER_PART_BYTES
+ * (relay_plan.h) travels in parts of at most that size, each one message,
+ * so that its owner relays the first while the rest still arrive, each
+ * without a handshake.
  * At 4+12 on the emulated cluster, with 1 and 4 MiB blocks (pieces of 87
  * and 350 KiB), parts of 60 KiB made the relay about 10 % faster than
  * whole pieces (70 % of the receiver-link bound to 77-80 %), parts of 16
@@ -57,11 +57,10 @@
  * IG_RELAY_MAX_PARTS parts a piece, and fewer where p q is large, so that
  * a receiver's p q pieces stay within IG_RELAY_MAX_MESSAGES messages once
  * groups are that large (beyond that, larger parts). */
-#define IG_RELAY_PART_BYTES 61440
 #define IG_RELAY_MAX_PARTS 8
 
 /* The full-duplex algorithm's ring stage in parts (group_allgather.h): each
- * block cut into parts of at most IG_RELAY_PART_BYTES (one eager message
+ * block cut into parts of at most IG_EAGER_PART_BYTES (one eager message
  * each), at most IG_STAGE_WINDOW sends in flight, and at most half
  * IG_RELAY_MAX_MESSAGES receives a member (beyond that, larger parts);
  * the exchange brings the blocks in the same parts (algo_full_duplex.c).
@@ -90,7 +89,7 @@ static int relay_pieces(int q, int members)
 
 /* The relay's part size for blocks of at most `largest` bytes: 0 (whole
  * pieces) where a piece fits one part, else the piece cut into as many
- * parts of at most IG_RELAY_PART_BYTES as the cap allows, evenly.  With
+ * parts of at most IG_EAGER_PART_BYTES as the cap allows, evenly.  With
  * members a block has d pieces, not q, and a receiver takes p d of them:
  * the same message budget (p q pieces of at most the cap's parts) allows
  * q / d times the parts a piece. */
@@ -98,7 +97,7 @@ static uint64_t relay_part_bytes(uint64_t largest, int p, int q, int members)
 {
     int pieces = relay_pieces(q, members);
     uint64_t piece = ig_relay_piece(largest, pieces, 0).length; /* the first pieces are the longest */
-    int parts = ig_relay_part_count(piece, IG_RELAY_PART_BYTES);
+    int parts = ig_relay_part_count(piece, IG_EAGER_PART_BYTES);
     int64_t cap = (int64_t)relay_parts_cap(p, q) * q / pieces;
     parts = parts < cap ? parts : (int)cap;
     return parts > 1 ? (piece + (uint64_t)parts - 1) / (uint64_t)parts : 0;
@@ -481,15 +480,15 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
  * why), in the exchange that brings them as in the ring: where that stage
  * is the ring (g has two or more members), the blocks are MPI_Allgather's
  * (one size) and contiguous on every process, and a block is more than one
- * part; as many parts of at most IG_RELAY_PART_BYTES as stage_parts_cap
+ * part; as many parts of at most IG_EAGER_PART_BYTES as stage_parts_cap
  * allows, and at least two; else 0, whole blocks.  From the agreed shape
  * alone: every process of both groups cuts alike. */
 static int stage_parts_for(const ig_shape *sh, int g, int allgatherv, ig_group_stage stage)
 {
     uint64_t block = sh->max_block[1 - g];
-    if (stage != IG_GROUP_STAGE_RING || allgatherv || sh->scattered || sh->n[g] < 2 || block <= IG_RELAY_PART_BYTES)
+    if (stage != IG_GROUP_STAGE_RING || allgatherv || sh->scattered || sh->n[g] < 2 || block <= IG_EAGER_PART_BYTES)
         return 0;
-    uint64_t parts = (block + IG_RELAY_PART_BYTES - 1) / IG_RELAY_PART_BYTES, cap = (uint64_t)stage_parts_cap(sh->n[1 - g]);
+    uint64_t parts = (block + IG_EAGER_PART_BYTES - 1) / IG_EAGER_PART_BYTES, cap = (uint64_t)stage_parts_cap(sh->n[1 - g]);
     parts = parts < cap ? parts : cap;
     return parts >= 2 && (block + parts - 1) / parts <= INT_MAX ? (int)parts : 0;
 }

@@ -101,6 +101,8 @@
 #ifndef IG_OPENING_PLAN_H
 #define IG_OPENING_PLAN_H
 
+#include "relay_plan.h"
+
 #include <stdint.h>
 
 /* Tags of the opening's messages on the communicator's private copy of
@@ -124,11 +126,8 @@ enum { IG_OPENING_TAG_VERDICT = 1, IG_OPENING_TAG_LATE = 2, IG_OPENING_TAG_PIECE
  * and their tags say only "this size or more". */
 int64_t ig_opening_max_bytes(int64_t tag_ub);
 
-/* The size of a piece (above): below Open MPI's TCP eager limit (64 KiB,
- * less the message header), so each piece is sent eagerly where the limit
- * is the default or larger; where a site lowered it the pieces are sent as
- * the whole block would be, only in more messages. */
-#define IG_OPENING_PIECE_BYTES ((int64_t)61440)
+/* The size of a piece (above): one eager message (relay_plan.h). */
+#define IG_OPENING_PIECE_BYTES ((int64_t)IG_EAGER_PART_BYTES)
 
 static inline int64_t ig_opening_piece_count(int64_t bytes)
 {

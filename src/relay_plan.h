@@ -32,6 +32,14 @@
 
 #include <stdint.h>
 
+/* The largest part intergather sends as one message where it cuts a block
+ * or a piece so that each part goes without a handshake between nodes:
+ * below Open MPI's TCP eager limit (64 KiB with the message header).  The
+ * relay's parts and the full-duplex ring stage's (decide.c) and the
+ * opening round's pieces (opening_plan.h) all use it; where a site lowered
+ * the limit, parts travel as the whole would, only in more messages. */
+#define IG_EAGER_PART_BYTES 61440
+
 typedef struct {
     uint64_t offset, length; /* bytes into the block */
 } ig_piece;
