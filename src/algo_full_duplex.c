@@ -107,62 +107,59 @@ static ig_piece part_of(MPI_Count bytes, int parts, int i)
     return ig_relay_piece((uint64_t)bytes, parts, i);
 }
 
-/* Post the receives of remote blocks [lo, hi) into reqs, whole or in
- * v->recv_parts byte ranges each (block by block, part by part: the order
- * the group's ring forwards them in).  A refused post leaves its request
- * null and its error kept; it is not made up for (README, Limitations):
- * the sender's message finds no receive of its own (with parts, the
- * sender's later parts, matched in order, land one part early). */
-static int post_receives(ig_pair *pair, const range_view *v, const ig_xfer *x, int lo, int hi, MPI_Request *reqs)
+/* Post one block as a send to or a receive from `peer`, whole (count
+ * elements of type at buf) or in `parts` byte ranges (part_of), into
+ * reqs[0 .. at_least_one(parts)).  A refused post leaves its request null
+ * and its error kept; it is not made up for (README, Limitations): the
+ * peer's message finds no partner of its own (with parts, the later
+ * parts, matched in order, land one part early). */
+static int post_block(int send, void *buf, int count, MPI_Datatype type, int peer, int parts, MPI_Comm comm,
+                      MPI_Request *reqs)
 {
-    int n = 0, rc = MPI_SUCCESS, parts = v->recv_parts;
+    int rc = MPI_SUCCESS;
     MPI_Aint lb = 0;
     MPI_Count bytes = 0;
     if (parts > 0)
-        ig_err_keep(&rc, bytes_of(1, x->rtype, &lb, &bytes));
-    for (int b = lo; b < hi; b++) {
-        int source = v->pv.remote_base + b, err;
-        for (int i = 0; i < at_least_one(parts); i++, n++) {
-            if (parts == 0) {
-                err = PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, source, IG_TAG_DIRECT,
-                                 pair->comm, &reqs[n]);
-            } else {
-                ig_piece part = part_of(bytes, parts, i);
-                err = PMPI_Irecv((char *)ig_xfer_rptr(x, b) + lb + (MPI_Aint)part.offset, (int)part.length, MPI_BYTE,
-                                 source, IG_TAG_DIRECT, pair->comm, &reqs[n]);
-            }
-            if (err != MPI_SUCCESS)
-                reqs[n] = MPI_REQUEST_NULL;
-            ig_err_keep(&rc, err);
-        }
-    }
-    return rc;
-}
-
-/* Post my block to the remote process that owns it, whole or in
- * v->send_parts byte ranges (cut as its receives are), into reqs. */
-static int post_send(ig_pair *pair, const range_view *v, const ig_xfer *x, MPI_Request *reqs)
-{
-    int owner = v->pv.remote_base +
-                (ig_range_owner(v->pv.n_local, v->pv.n_remote, v->pv.local_index) + v->remote_turn) % v->pv.n_remote;
-    int rc = MPI_SUCCESS, parts = v->send_parts, err;
-    MPI_Aint lb = 0;
-    MPI_Count bytes = 0;
-    if (parts > 0)
-        ig_err_keep(&rc, bytes_of(x->scount, x->stype, &lb, &bytes));
+        ig_err_keep(&rc, bytes_of(count, type, &lb, &bytes));
     for (int i = 0; i < at_least_one(parts); i++) {
-        if (parts == 0) {
-            err = PMPI_Isend(x->sbuf, x->scount, x->stype, owner, IG_TAG_DIRECT, pair->comm, &reqs[i]);
-        } else {
+        void *at = buf;
+        int n = count;
+        MPI_Datatype t = type;
+        if (parts > 0) {
             ig_piece part = part_of(bytes, parts, i);
-            err = PMPI_Isend((const char *)x->sbuf + lb + (MPI_Aint)part.offset, (int)part.length, MPI_BYTE, owner,
-                             IG_TAG_DIRECT, pair->comm, &reqs[i]);
+            at = (char *)buf + lb + (MPI_Aint)part.offset;
+            n = (int)part.length;
+            t = MPI_BYTE;
         }
+        int err = send ? PMPI_Isend(at, n, t, peer, IG_TAG_DIRECT, comm, &reqs[i])
+                       : PMPI_Irecv(at, n, t, peer, IG_TAG_DIRECT, comm, &reqs[i]);
         if (err != MPI_SUCCESS)
             reqs[i] = MPI_REQUEST_NULL;
         ig_err_keep(&rc, err);
     }
     return rc;
+}
+
+/* Post the receives of remote blocks [lo, hi) into reqs, whole or in
+ * v->recv_parts parts each (block by block, part by part: the order the
+ * group's ring forwards them in). */
+static int post_receives(ig_pair *pair, const range_view *v, const ig_xfer *x, int lo, int hi, MPI_Request *reqs)
+{
+    int rc = MPI_SUCCESS, per_block = at_least_one(v->recv_parts);
+    for (int b = lo; b < hi; b++)
+        ig_err_keep(&rc, post_block(0, ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, v->pv.remote_base + b,
+                                    v->recv_parts, pair->comm, reqs + (b - lo) * per_block));
+    return rc;
+}
+
+/* Post my block to the remote process that owns it, whole or in
+ * v->send_parts parts (cut as its receives are), into reqs.  (MPI takes
+ * a send buffer as const; the cast only shares post_block.) */
+static int post_send(ig_pair *pair, const range_view *v, const ig_xfer *x, MPI_Request *reqs)
+{
+    int owner = v->pv.remote_base +
+                (ig_range_owner(v->pv.n_local, v->pv.n_remote, v->pv.local_index) + v->remote_turn) % v->pv.n_remote;
+    return post_block(1, (void *)x->sbuf, x->scount, x->stype, owner, v->send_parts, pair->comm, reqs);
 }
 
 static int sends_of(const range_view *v)

@@ -38,7 +38,6 @@ typedef struct {
     MPI_Request *own_arrivals;
 } ig_ring_parts;
 
-
 int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, int window);
 int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_Datatype type, MPI_Aint extent,
                            MPI_Comm comm, const ig_ring_parts *rp);
