@@ -574,48 +574,6 @@ static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s
     c->steps[c->nsteps++] = second;
 }
 
-/* Where the model chose direct for a half-duplex call between nodes and
- * the sending group is no larger than the receiving one (p <= q, at least
- * IG_RELAY_WHOLE_MIN_GROUP each), the relay runs instead if every piece
- * of the largest block is one eager message: at least
- * IG_RELAY_WHOLE_MIN_PIECE bytes and at most IG_EAGER_PART_BYTES, so
- * none is cut into parts.  The model prices both at p k t_w (the relay a
- * hop and p q (q - 1) messages dearer), but there the direct algorithm's
- * flows cross two links loaded alike (each sender's sends q k, each
- * receiver's receives p k), where the relay's senders send only k.  On
- * the emulated cluster, the relay through the pair API against the
- * library's default (forty-fourth session, docs/performance.md), with
- * calls interleaved and in a loop:
- *   - pieces of 4 to 60 KiB at 3+3, 4+4, 6+6 and 8+8: 0.76x to 0.97x its
- *     time (0.90x typical, 16 KiB to 480 KiB blocks), and at 7+8 with 32
- *     and 64 KiB blocks 0.77x to 0.80x;
- *   - pieces just above one eager message, in parts (4+4 with 256 and
- *     288 KiB blocks, 6+6 with 384 KiB, 8+8 with 512 and 640 KiB): 1.03x
- *     to 1.10x, and 1.1x to 1.4x at 1 and 4 MiB (every sweep since the
- *     thirty-ninth session);
- *   - pieces of 2 and 2.7 KiB (8+8 and 6+6 with 16 KiB): 1.0x to 1.2x;
- *     2+2: 0.7x to 1.2x, no gain to rely on; p > q (8+7, 8+6, 12+4):
- *     1.0x to 1.2x, where direct's sending links carry less than its
- *     receiving ones.
- * The model does not see it: its terms are one pair's, measured with
- * every other link idle.  This rule stands in for the missing term where
- * it was measured; the relay's own model cost is kept (the call still goes
- * native only where root gathering costs less than the relay).  From the
- * agreed shape only, alike on every process.  Not for the passes of a
- * full-duplex call (measured in half duplex only; decide_full weighs them
- * against one exchange by the model). */
-#define IG_RELAY_WHOLE_MIN_GROUP 3
-#define IG_RELAY_WHOLE_MIN_PIECE 4096
-
-static int relay_in_whole_pieces_beats_direct(const ig_shape *sh, int sender)
-{
-    int p = sh->n[sender], q = sh->n[1 - sender];
-    uint64_t piece = ig_relay_piece(sh->max_block[sender], q, 0).length; /* the longest */
-    return sh->nodes > 1 && p >= IG_RELAY_WHOLE_MIN_GROUP && p <= q && blocks_alike(sh, sender) &&
-           relay_fits(sh, sender) && few_messages(sh, p, q, IG_RELAY_MAX_MESSAGES) &&
-           piece >= IG_RELAY_WHOLE_MIN_PIECE && piece <= IG_EAGER_PART_BYTES;
-}
-
 static void decide_call(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *c)
 {
     if (sh->reason != IG_FALLBACK_NONE)
@@ -666,9 +624,6 @@ static void decide_call(const ig_shape *sh, int allgatherv, const ig_settings *s
     int sender = sends0 ? 0 : 1;
     double cost, native = ig_cost_root_gathering(sh->n[sender], sh->n[1 - sender], sender ? k1 : k0, m);
     ig_step st = half_step(sh, sender, allgatherv, s, &cost);
-    if (s->algorithm == IG_ALGORITHM_AUTO && st.algorithm == IG_ALG_DIRECT &&
-        relay_in_whole_pieces_beats_direct(sh, sender))
-        st = relay_step(sh, sender, s, &cost);
     /* The model may send a call to the MPI library, never a forced or ring one. */
     if (s->algorithm == IG_ALGORITHM_AUTO && !ring && native < cost)
         return decide_native(c, IG_FALLBACK_MODEL);

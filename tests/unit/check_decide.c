@@ -24,10 +24,7 @@
  *     (within a node, or between nodes with p q <= 4096),
  *     then by the relay (same conditions, between nodes only, pieces k / q
  *     of at least 2 KiB, p q <= 4096) when its cost is lower still (never
- *     by the chain), and in a half-duplex call where direct was chosen
- *     between nodes, p <= q, p >= 3, blocks are alike and every piece
- *     (max_block / q, rounded up) is 4096 to 61440 bytes, whatever its
- *     cost; the relay has members (want_members) for p < q and
+ *     by the chain); the relay has members (want_members) for p < q and
  *     blocks of one size where they lighten its busiest link and travel
  *     in parts of which d make at most p k / 20 bytes, and then direct's
  *     window at a sender; its pieces (of the largest block: k / q,
@@ -454,16 +451,6 @@ static void want_choice(const ig_shape *sh, int allgatherv, const ig_settings *s
     int sender = sh->total[0] > 0 ? 0 : 1, p = sh->n[sender], q = sh->n[1 - sender];
     double cost;
     ig_step st = want_half(sh, sender, allgatherv, s, &cost);
-    /* A half-duplex call only: where direct was chosen between nodes, p <=
-     * q (both at least 3), blocks alike and every piece of the largest
-     * block, ceil(max_block / q), one eager message of 4096 to 61440 bytes
-     * (relay_fits, p q <= 4096): the relay whatever the costs, at its own
-     * (src/decide.c, relay_in_whole_pieces_beats_direct). */
-    uint64_t piece = (sh->max_block[sender] + (uint64_t)q - 1) / (uint64_t)q;
-    if (s->algorithm == IG_ALGORITHM_AUTO && st.algorithm == IG_ALG_DIRECT && sh->nodes > 1 && p >= 3 && p <= q &&
-        sh->total[sender] == (uint64_t)p * sh->max_block[sender] && piece >= 4096 && piece <= 61440 &&
-        relay_fits(sh, sender) && p * q <= 4096)
-        st = want_relay(sh, sender, s, &cost);
     if (s->algorithm == IG_ALGORITHM_AUTO && !want_ring(s) &&
         ig_cost_root_gathering(p, q, (double)sh->total[sender] / p, want_model(sh, s)) < cost)
         return want_native(w, IG_FALLBACK_MODEL);
@@ -1245,40 +1232,6 @@ START_TEST(decide_examples)
         ck_assert_int_eq(c.steps[0].sender, 0);
         ck_assert_int_eq(c.steps[0].window, DIRECT_WINDOW);
     }
-
-    /* Between nodes, where the model chose direct and p <= q (at least 3
-     * each), the relay when each piece of a block (k / q, the longest
-     * rounded up) is one eager message of 4096 to 61440 bytes, in whole
-     * pieces (src/decide.c): at its edges, and where it does not apply. */
-    static const struct {
-        int p, q, nodes;
-        uint64_t block;
-        ig_algorithm want;
-    } whole[] = {
-        { 4, 4, 2, 4 * 4096, IG_ALG_RELAY },       { 4, 4, 2, 4 * 4096 - 1, IG_ALG_RELAY }, /* longest 4096 */
-        { 4, 4, 2, 4 * 4096 - 4, IG_ALG_DIRECT },  { 8, 8, 2, 16384, IG_ALG_DIRECT },      /* 4095, 2048 */
-        { 4, 4, 2, 4 * 61440, IG_ALG_RELAY },      { 4, 4, 2, 4 * 61440 + 1, IG_ALG_DIRECT },
-        { 8, 8, 2, 8 * 61440, IG_ALG_RELAY },      { 8, 8, 2, 8 * 61440 + 1, IG_ALG_DIRECT },
-        { 3, 3, 2, 65536, IG_ALG_RELAY },          { 2, 2, 2, 65536, IG_ALG_DIRECT },      /* p < 3 */
-        { 7, 8, 2, 65536, IG_ALG_RELAY },          { 8, 7, 2, 65536, IG_ALG_DIRECT },      /* p > q */
-        { 4, 4, 1, 65536, IG_ALG_DIRECT },         { 4, 4, 2, MiB, IG_ALG_DIRECT },        /* one node; parts */
-    };
-    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
-        ig_shape sh = half_shape(whole[i].p, whole[i].q, whole[i].nodes, whole[i].block);
-        ig_decide(&sh, 0, &s, &c);
-        ck_assert_int_eq(c.kind, IG_DECISION_SERVE);
-        ck_assert_msg(c.steps[0].algorithm == whole[i].want, "%d+%d on %d nodes, %llu bytes: algorithm %d, want %d",
-                      whole[i].p, whole[i].q, whole[i].nodes, (unsigned long long)whole[i].block,
-                      (int)c.steps[0].algorithm, (int)whole[i].want);
-        if (whole[i].want == IG_ALG_RELAY)
-            ck_assert_msg(c.steps[0].segment_bytes == 0, "whole pieces, not parts of %llu bytes",
-                          (unsigned long long)c.steps[0].segment_bytes);
-    }
-    /* Blocks of different sizes (MPI_Allgatherv): the rule does not apply. */
-    ig_shape unlike = half_shape(4, 4, 2, 65536);
-    unlike.total[0] -= 1;
-    ig_decide(&unlike, 1, &s, &c);
-    ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_DIRECT);
 
     /* The model measured in SimGrid on the Figure 4 dragonfly (t_o near
      * 0, scripts/simgrid/measure_model.c) ties direct with fc at p = q;

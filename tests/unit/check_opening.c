@@ -549,10 +549,8 @@ END_TEST
 
 /* MPI_Allgatherv (ig_decide_opening_sends_v): a receiver judges the other
  * group's blocks as they are.  8+8 between nodes on the emulated cluster's
- * model, blocks of 1/8 to 8/8 of 512 KiB: uniform blocks of 512 KiB would
- * be the direct algorithm's (the relay's pieces, 64 KiB, would travel in
- * parts: decide.c; uniform 64 KiB blocks are the relay's since the
- * forty-fourth session), these are the relay's (docs/performance.md,
+ * model, blocks of 1/8 to 8/8 of 64 KiB: uniform blocks of 64 KiB would be
+ * the direct algorithm's, these are the relay's (docs/performance.md,
  * thirty-seventh session), so the receivers are not small and the call
  * goes on to the agreement, where the relay serves it; and after it the
  * next call skips the round.  Blocks all equal: small from both groups,
@@ -562,11 +560,10 @@ START_TEST(allgatherv_small_from_the_blocks)
     ig_settings s;
     ig_settings_defaults(&s);
     s.net_model = (ig_cost_params){ 1.2e-4, 7.9e-8, 0, 0 };
-    const int64_t k = 512 * 1024, total = 36 * k / 8, max = IG_OPENING_MAX_BYTES;
-    REQUIRE(ig_decide_opening_sends(1, 0, k, 8, 8, 2, 0, max, &s), "uniform 512 KiB blocks are not direct's");
-    REQUIRE(!ig_decide_opening_sends(1, 0, 65536, 8, 8, 2, 0, max, &s), "uniform 64 KiB blocks are direct's");
+    const int64_t k = 65536, total = 36 * k / 8, max = IG_OPENING_MAX_BYTES;
+    REQUIRE(ig_decide_opening_sends(1, 0, k, 8, 8, 2, 0, max, &s), "uniform 64 KiB blocks are not direct's");
     REQUIRE(!ig_decide_opening_sends_v(1, 0, k, total, 8, 8, 2, 0, max, &s),
-            "a receiver of blocks of 1/8 to 8/8 of 512 KiB is small");
+            "a receiver of blocks of 1/8 to 8/8 of 64 KiB is small");
     REQUIRE(ig_decide_opening_sends_v(1, 0, k, 8 * k, 8, 8, 2, 0, max, &s) &&
                 ig_decide_opening_sends_v(0, k, 0, 0, 8, 8, 2, 0, max, &s),
             "equal MPI_Allgatherv blocks are not small where MPI_Allgather's are");
