@@ -79,7 +79,9 @@
 # cluster-peers-calls.csv either way), PEER_GAP (default 0.02: the bench's
 # --gap, seconds of idle network before each timed call, so that no call
 # starts with the token buckets of the links emptied by the call before it;
-# 0: none, the method before the twenty-second session);
+# 0: none, the method before the twenty-second session; PEER_INTERLEAVE=0
+# PEER_GAP=0 times calls repeated in a loop, and scripts/cluster/loop_report.py
+# on cluster-peers-calls.csv gives their mean per call);
 # arrival: ARRIVAL_CONFIGS (default "4:4 8:8"), ARRIVAL_SIZES (default
 # 16K,256K), ARRIVAL_F (default 0,1,4,16,64), ARRIVAL_ITERS (default 3),
 # ARRIVAL_LARGE (default 256K:2:1) and, for more than 8 processes,
