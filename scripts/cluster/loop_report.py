@@ -16,29 +16,24 @@ algorithm's mean and median in ms, its calls slower than 5 times its own
 median ("slow"), and intergather's mean over the best peer's mean (native,
 MPI_Iallgather, the merge workaround).  Standard library only.
 """
-import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
 
-PEERS = ("native", "iallgather", "merge-allgatherv")
+from cluster_report import read  # the reports' one CSV reader
+from peers_report import USER_PEERS as PEERS, human  # the targets' peers and block-size names
 
 
 def load(paths):
     calls = defaultdict(list)
     for path in paths:
-        with open(path, newline="") as f:
-            for row in csv.DictReader(f):
-                key = (int(row["p"]), int(row["q"]), row["duplex"], int(row["bytes"]))
-                calls[key, row["algorithm"]].append(float(row["seconds"]))
+        if not os.path.exists(path):  # read() takes a missing file as empty; here it is a mistake
+            sys.exit(f"loop_report.py: no such file: {path}")
+        for row in read(path):
+            key = (int(row["p"]), int(row["q"]), row["duplex"], int(row["bytes"]))
+            calls[key, row["algorithm"]].append(float(row["seconds"]))
     return calls
-
-
-def size_name(n):
-    for unit, name in ((1 << 20, "M"), (1 << 10, "K")):
-        if n % unit == 0:
-            return f"{n // unit}{name}"
-    return str(n)
 
 
 def main(paths):
@@ -62,7 +57,7 @@ def main(paths):
         peers = [means[a] for a in PEERS if a in means]
         ratio = f"{means['intergather'] / min(peers):.3f}" if "intergather" in means and peers else ""
         p, q, duplex, nbytes = key
-        print(f"| {p}+{q} | {duplex} | {size_name(nbytes)} | " + " | ".join(cells) + f" | {ratio} |")
+        print(f"| {p}+{q} | {duplex} | {human(nbytes)} | " + " | ".join(cells) + f" | {ratio} |")
 
 
 if __name__ == "__main__":
