@@ -16,8 +16,13 @@
  *
  * Members (step->relay_members = d > 0, p < q with blocks of one size,
  * decide.c): each sender sends its whole block to d receivers, its
- * members, each member's own piece first; member t relays piece t of d to
- * the receivers that are not members.  Sender and owner links then carry
+ * members, each member's own piece ahead of the rest (send_to_members
+ * says by how much, and why); member t relays piece t of d to the
+ * receivers that are not members.  A member's own piece comes with tag
+ * IG_TAG_DIRECT, the rest of its block with the block's relay tag (from
+ * the sender, where relays come from owners), so that each of the two
+ * streams matches its receives in order however the sender interleaves
+ * them.  Sender and owner links then carry
  * about q / (p + q) of the bound each, where the plain relay loads the
  * owners' to (q - 1) / q (relay_plan.h): at 4+12 with 4 MiB blocks a
  * prototype took 0.91x to 0.93x the plain relay's time, and the library
@@ -126,23 +131,44 @@ static int send_pieces(const relay_ctx *c, windowed_sends *ws, const char *base,
     return rc;
 }
 
+/* Part u of a member's piece `shift` round the block from its own (shift
+ * 0: its own piece, which it relays; the others with the block's relay
+ * tag, the order post_member_rest posts them), if the piece has a part u. */
+static int send_member_part(const relay_ctx *c, windowed_sends *ws, const char *base, uint64_t block_bytes, int t,
+                            int shift, int u)
+{
+    int me = c->pair->rank, d = c->members;
+    ig_piece pc = ig_relay_piece(block_bytes, d, (t + shift) % d);
+    if (u < 0 || u >= parts_in(c, pc))
+        return MPI_SUCCESS;
+    ig_piece part = ig_relay_part(pc, c->part_bytes, u);
+    return send_windowed(c, ws, base + part.offset, part, c->p + ig_relay_owner_at(c->p, c->q, me, t),
+                         shift == 0 ? IG_TAG_DIRECT : IG_TAG_RELAY_FIRST + me);
+}
+
 /* Members: the whole block to each member, the members fed side by side
- * part by part, each its own piece first (shift 0), then the pieces after
- * it round the block: the order post_receives posts. */
+ * part by part.  A member's own piece leads the rest of its block by a
+ * third of its parts, then goes one part to each part of the other
+ * pieces: its relays (q - d flows into every member, from as many owners)
+ * then cannot run far ahead of its sender's stream.  With the own piece
+ * first (the forty-first session's order) the relays took all but one
+ * flow's fair share of each member's link, and the rest of the block came
+ * last, at its sender's link split d ways, after the relays were done: at
+ * 4+12 with 4 MiB blocks 79 % of the receiver-link bound against 84 to 87
+ * % interleaved; with no lead the last own part is relayed after the
+ * stream has ended (docs/performance.md, forty-fifth session). */
 static int send_to_members(const relay_ctx *c, windowed_sends *ws, const char *base, uint64_t block_bytes)
 {
-    int rc = MPI_SUCCESS, me = c->pair->rank, d = c->members;
+    int rc = MPI_SUCCESS, d = c->members;
     int most_parts = parts_in(c, ig_relay_piece(block_bytes, d, 0)); /* the first pieces are the longest */
-    for (int shift = 0; shift < d; shift++)
-        for (int u = 0; u < most_parts; u++)
-            for (int t = 0; t < d; t++) {
-                ig_piece pc = ig_relay_piece(block_bytes, d, (t + shift) % d);
-                if (u >= parts_in(c, pc))
-                    continue;
-                ig_piece part = ig_relay_part(pc, c->part_bytes, u);
-                ig_err_keep(&rc, send_windowed(c, ws, base + part.offset, part,
-                                               c->p + ig_relay_owner_at(c->p, c->q, me, t), IG_TAG_DIRECT));
-            }
+    int lead = (most_parts + 2) / 3;
+    for (int round = 0; round < most_parts + lead; round++) {
+        for (int t = 0; t < d; t++)
+            ig_err_keep(&rc, send_member_part(c, ws, base, block_bytes, t, 0, round));
+        for (int shift = 1; shift < d; shift++)
+            for (int t = 0; t < d; t++)
+                ig_err_keep(&rc, send_member_part(c, ws, base, block_bytes, t, shift, round - lead));
+    }
     return rc;
 }
 
@@ -211,6 +237,24 @@ static int post_piece(const relay_ctx *c, receives *r, int b, int j, int source,
     return rc;
 }
 
+/* A member's pieces of block b other than its own, from b's sender, in
+ * the order send_to_members sends them: part u of each, round the block
+ * from the own piece. */
+static int post_member_rest(const relay_ctx *c, receives *r, int b, int own)
+{
+    int rc = MPI_SUCCESS, d = c->members, most_parts = parts_in(c, piece_of(c, b, 0));
+    for (int u = 0; u < most_parts; u++)
+        for (int shift = 1; shift < d; shift++) {
+            ig_piece pc = piece_of(c, b, (own + shift) % d);
+            if (u >= parts_in(c, pc))
+                continue;
+            ig_piece part = ig_relay_part(pc, c->part_bytes, u);
+            ig_err_keep(&rc, PMPI_Irecv(part_at(c, b, part), (int)part.length, MPI_BYTE, b, IG_TAG_RELAY_FIRST + b,
+                                        c->pair->comm, &r->reqs[r->posted++]));
+        }
+    return rc;
+}
+
 static int post_receives(const relay_ctx *c, receives *r)
 {
     int rc = MPI_SUCCESS, me = c->pair->rank - c->p, m = pieces_of_block(c);
@@ -227,14 +271,15 @@ static int post_receives(const relay_ctx *c, receives *r)
     }
     r->owned = r->posted;
     for (int b = 0; b < c->p; b++) {
+        if (is_member(c, b, me)) {
+            ig_err_keep(&rc, post_member_rest(c, r, b, piece_owned(c, b, me)));
+            continue;
+        }
         /* The pieces after the owned one round the block, or all of them. */
-        int own = piece_owned(c, b, me), member = is_member(c, b, me), start = own >= 0 ? own : 0;
+        int own = piece_owned(c, b, me), start = own >= 0 ? own : 0;
         for (int shift = own >= 0; shift < m; shift++) {
             int j = (start + shift) % m;
-            if (member)
-                ig_err_keep(&rc, post_piece(c, r, b, j, b, IG_TAG_DIRECT));
-            else
-                ig_err_keep(&rc, post_piece(c, r, b, j, c->p + owner_of(c, b, j), IG_TAG_RELAY_FIRST + b));
+            ig_err_keep(&rc, post_piece(c, r, b, j, c->p + owner_of(c, b, j), IG_TAG_RELAY_FIRST + b));
         }
     }
     return rc;

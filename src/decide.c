@@ -27,8 +27,8 @@
  * keeps the link busy across the first one's completion.  Its receivers
  * relay with direct's window, for direct's reason.  With members
  * (relay_plan.h) a sender feeds d members at once, each its own piece
- * first, with direct's window (the prototype measured in the forty-first
- * session, docs/performance.md). */
+ * ahead of the rest (algo_relay.c), with direct's window (the prototype
+ * measured in the forty-first session, docs/performance.md). */
 #define IG_RELAY_PIECE_WINDOW 2
 
 /* Where the model weighs the relay: between nodes, with pieces (k / q) of

@@ -152,3 +152,13 @@ expect_pass allgather_matrix
 expect_total alg-relay -gt 0
 echo "ok INTERGATHER_ALGORITHM=relay, members at 3+6 (calls it served: $(summary_total alg-relay))"
 
+# Three members a block (4+6: each sender's block to 3 of the 6
+# receivers), so that a member's two other pieces interleave with its own
+# part by part, its own a third of its parts ahead (algo_relay.c,
+# send_to_members).  (Checked: a receiver that posts the other pieces one
+# whole piece after another fails.)
+INTERGATHER_ALGORITHM=relay INTERGATHER_SHM_MODEL=to=0 run_preloaded 10 "$TESTS_BIN/allgather_matrix" 4+6 1048576
+expect_pass allgather_matrix
+expect_total alg-relay -gt 0
+echo "ok INTERGATHER_ALGORITHM=relay, members at 4+6 (calls it served: $(summary_total alg-relay))"
+
