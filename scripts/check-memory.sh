@@ -41,7 +41,7 @@ asan_run() { # NP PROGRAM ARGS...
     local np=$1; shift
     if ! "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$libasan $work/libintergather.so" \
         -x ASAN_OPTIONS -x INTERGATHER_MIN_BYTES -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM \
-        -x INTERGATHER_MANY_SENDERS -x INTERGATHER_OPENING -x INTERGATHER_OVERSUBSCRIBED \
+        -x INTERGATHER_MANY_SENDERS -x INTERGATHER_OPENING -x INTERGATHER_OVERSUBSCRIBED -x INTERGATHER_SHM_MODEL \
         "$@" >"$work/out" 2>&1 || grep -q 'ERROR: AddressSanitizer' "$work/out" \
         || ! grep -q 'intergather: summary' "$work/out"; then
         cat "$work/out" >&2
@@ -78,8 +78,13 @@ INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgatherv_matrix" 2 1000
 # Pieces above 60 KiB, in parts (src/algo_relay.c).
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 262144
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgatherv_matrix" 2 200000
-# Members (src/relay_plan.h): 3+6 with blocks of up to 1 MiB.
-INTERGATHER_ALGORITHM=relay asan_run 9 "$top/tests/mpi/allgather_matrix" 3+6 1048576
+# Members (src/relay_plan.h): 3+6 with blocks of up to 1 MiB (two a
+# block), and 4+6 (three a block, the other pieces interleaved with a
+# member's own); as in tests/mpi/test_fc_variants.sh, a model with no
+# per-message cost, so that pieces go in parts, which members need,
+# whatever the default model says.
+INTERGATHER_ALGORITHM=relay INTERGATHER_SHM_MODEL=to=0 asan_run 9 "$top/tests/mpi/allgather_matrix" 3+6 1048576
+INTERGATHER_ALGORITHM=relay INTERGATHER_SHM_MODEL=to=0 asan_run 10 "$top/tests/mpi/allgather_matrix" 4+6 1048576
 # Full duplex with both stages in parts, overlapped (src/algo_full_duplex.c,
 # src/group_allgather.c): 3+5, blocks of up to 1 MiB.
 INTERGATHER_ALGORITHM=full-duplex asan_run 8 "$top/tests/mpi/allgather_matrix" 3+5 262144
