@@ -161,7 +161,7 @@ static int send_to_members(const relay_ctx *c, windowed_sends *ws, const char *b
 {
     int rc = MPI_SUCCESS, d = c->members;
     int most_parts = parts_in(c, ig_relay_piece(block_bytes, d, 0)); /* the first pieces are the longest */
-    int lead = (most_parts + 2) / 3;
+    int lead = (most_parts + 2) / 3; /* a third of the parts, rounded up */
     for (int round = 0; round < most_parts + lead; round++) {
         for (int t = 0; t < d; t++)
             ig_err_keep(&rc, send_member_part(c, ws, base, block_bytes, t, 0, round));
