@@ -131,6 +131,13 @@ static int send_pieces(const relay_ctx *c, windowed_sends *ws, const char *base,
     return rc;
 }
 
+/* The tag of block b's relays, and of the pieces of b its sender sends a
+ * member besides the member's own (tags.h). */
+static int relay_tag(int b)
+{
+    return IG_TAG_RELAY_FIRST + b;
+}
+
 /* Part u of a member's piece `shift` round the block from its own (shift
  * 0: its own piece, which it relays; the others with the block's relay
  * tag, the order post_member_rest posts them), if the piece has a part u. */
@@ -143,7 +150,7 @@ static int send_member_part(const relay_ctx *c, windowed_sends *ws, const char *
         return MPI_SUCCESS;
     ig_piece part = ig_relay_part(pc, c->part_bytes, u);
     return send_windowed(c, ws, base + part.offset, part, c->p + ig_relay_owner_at(c->p, c->q, me, t),
-                         shift == 0 ? IG_TAG_DIRECT : IG_TAG_RELAY_FIRST + me);
+                         shift == 0 ? IG_TAG_DIRECT : relay_tag(me));
 }
 
 /* Members: the whole block to each member, the members fed side by side
@@ -225,15 +232,20 @@ typedef struct {
 
 enum { RUN_BLOCK, RUN_FIRST, RUN_PARTS, RUN_NEXT, RUN_INTS };
 
+/* Part u of piece pc of block b, from source, into the next request. */
+static int post_part(const relay_ctx *c, receives *r, int b, ig_piece pc, int u, int source, int tag)
+{
+    ig_piece part = ig_relay_part(pc, c->part_bytes, u);
+    return PMPI_Irecv(part_at(c, b, part), (int)part.length, MPI_BYTE, source, tag, c->pair->comm,
+                      &r->reqs[r->posted++]);
+}
+
 static int post_piece(const relay_ctx *c, receives *r, int b, int j, int source, int tag)
 {
     int rc = MPI_SUCCESS;
     ig_piece pc = piece_of(c, b, j);
-    for (int u = 0, parts = parts_in(c, pc); u < parts; u++, r->posted++) {
-        ig_piece part = ig_relay_part(pc, c->part_bytes, u);
-        ig_err_keep(&rc, PMPI_Irecv(part_at(c, b, part), (int)part.length, MPI_BYTE, source, tag, c->pair->comm,
-                                    &r->reqs[r->posted]));
-    }
+    for (int u = 0, parts = parts_in(c, pc); u < parts; u++)
+        ig_err_keep(&rc, post_part(c, r, b, pc, u, source, tag));
     return rc;
 }
 
@@ -246,11 +258,8 @@ static int post_member_rest(const relay_ctx *c, receives *r, int b, int own)
     for (int u = 0; u < most_parts; u++)
         for (int shift = 1; shift < d; shift++) {
             ig_piece pc = piece_of(c, b, (own + shift) % d);
-            if (u >= parts_in(c, pc))
-                continue;
-            ig_piece part = ig_relay_part(pc, c->part_bytes, u);
-            ig_err_keep(&rc, PMPI_Irecv(part_at(c, b, part), (int)part.length, MPI_BYTE, b, IG_TAG_RELAY_FIRST + b,
-                                        c->pair->comm, &r->reqs[r->posted++]));
+            if (u < parts_in(c, pc))
+                ig_err_keep(&rc, post_part(c, r, b, pc, u, b, relay_tag(b)));
         }
     return rc;
 }
@@ -279,7 +288,7 @@ static int post_receives(const relay_ctx *c, receives *r)
         int own = piece_owned(c, b, me), start = own >= 0 ? own : 0;
         for (int shift = own >= 0; shift < m; shift++) {
             int j = (start + shift) % m;
-            ig_err_keep(&rc, post_piece(c, r, b, j, c->p + owner_of(c, b, j), IG_TAG_RELAY_FIRST + b));
+            ig_err_keep(&rc, post_piece(c, r, b, j, c->p + owner_of(c, b, j), relay_tag(b)));
         }
     }
     return rc;
@@ -312,7 +321,7 @@ static int relay_run(const relay_ctx *c, receives *r, int *run, windowed_sends *
         for (int d = 1; d < c->q; d++) {
             int to = (me + d) % c->q;
             if (!is_member(c, b, to))
-                ig_err_keep(&rc, send_windowed(c, ws, part_at(c, b, part), part, c->p + to, IG_TAG_RELAY_FIRST + b));
+                ig_err_keep(&rc, send_windowed(c, ws, part_at(c, b, part), part, c->p + to, relay_tag(b)));
         }
     }
     return rc;
