@@ -1,0 +1,38 @@
+#!/bin/bash
+# What every link of the emulated cluster carries during each timed call:
+# the bench's calls of one algorithm at one point, with every switch port's
+# byte counters sampled every 10 ms (scripts/cluster/link_sampler.py), then
+# per call and link the bytes, when the link finished and how it spent that
+# time (scripts/cluster/link_report.py): busy at the link's rate, partial
+# (a starved link, or a flow waiting for data) or idle.  It tells a link
+# the host starves from one the algorithm leaves waiting.
+#
+#   sudo scripts/cluster/linkrates.sh P Q BYTES CALLS half|full [ALGOS]
+#
+# ALGOS: the bench's --algos (default intergather), each timed CALLS times
+# after one warm-up, in the bench's interleaved rounds, a second of idle
+# network before each call (--gap 1) so that the report can tell the calls
+# apart.  Environment: OUT (default
+# /tmp/igc-linkrates: samples.csv, bench.csv, calls.csv, report.csv), RATE,
+# BURST, GSO as run.sh; MPI_ENV: extra mpirun options (e.g. "-x
+# INTERGATHER_ALGORITHM=direct").
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+p=${1:?P} q=${2:?Q} bytes=${3:?BYTES} calls=${4:?CALLS} duplex=${5:?half or full} algos=${6:-intergather}
+OUT=${OUT:-/tmp/igc-linkrates}
+mkdir -p "$OUT"
+IGC_LIB=1 source "$here/run.sh"
+start_cluster $((p + q)) || exit 1
+ip netns exec "$IGC_PREFIX-sw" /usr/bin/python3 "$here/link_sampler.py" "$NODES" "$OUT/samples.csv" 0.01 &
+sampler=$!
+sleep 1
+# shellcheck disable=SC2086 # MPI_ENV is a list of options
+cluster_mpirun $((p + q)) ${MPI_ENV:-} -- "$BENCH" -p "$p" --duplex "$duplex" --sizes "$bytes" \
+    --iters "$calls" --warmup 1 --gap 1 --interleave --algos "$algos" --csv "$OUT/bench.csv" --calls "$OUT/calls.csv" ||
+    { kill "$sampler"; exit 1; }
+sleep 1
+kill "$sampler"
+wait "$sampler"
+/usr/bin/python3 "$here/link_report.py" "$OUT/samples.csv" "$RATE" "$p" "$OUT/calls.csv" >"$OUT/report.csv"
+cat "$OUT/calls.csv"
+echo "per-link report: $OUT/report.csv"
