@@ -13,7 +13,7 @@
 # after one warm-up, in the bench's interleaved rounds, a second of idle
 # network before each call (--gap 1) so that the report can tell the calls
 # apart.  Environment: OUT (default
-# /tmp/igc-linkrates: samples.csv, bench.csv, calls.csv, report.csv), RATE,
+# /tmp/igc-linkrates: samples.csv, bench.csv, calls.csv, report.csv, tcp.csv), RATE,
 # BURST, GSO as run.sh; MPI_ENV: extra mpirun options (e.g. "-x
 # INTERGATHER_ALGORITHM=direct").
 set -uo pipefail
@@ -33,6 +33,19 @@ cluster_mpirun $((p + q)) ${MPI_ENV:-} -- "$BENCH" -p "$p" --duplex "$duplex" --
 sleep 1
 kill "$sampler"
 wait "$sampler"
+# What the run cost TCP and the shapers: every node's retransmissions and
+# timeouts, every shaper's drops (uplink: the node's eth0; downlink: its
+# switch port), over the whole run.
+{
+    echo "node,retrans_segs,timeouts,shaper_drops_up,shaper_drops_down"
+    for i in $(seq 0 $((NODES - 1))); do
+        ns=$IGC_PREFIX-n$i
+        tcp=$(ip netns exec "$ns" nstat -az TcpRetransSegs TcpExtTCPTimeouts 2>/dev/null | awk 'NR > 1 { v[$1] = $2 } END { printf "%d,%d", v["TcpRetransSegs"], v["TcpExtTCPTimeouts"] }')
+        up=$(ip netns exec "$ns" tc -s qdisc show dev eth0 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -1)
+        down=$(ip netns exec "$IGC_PREFIX-sw" tc -s qdisc show dev "p$i" | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -1)
+        echo "$i,$tcp,${up:-0},${down:-0}"
+    done
+} >"$OUT/tcp.csv"
 /usr/bin/python3 "$here/link_report.py" "$OUT/samples.csv" "$RATE" "$p" "$OUT/calls.csv" >"$OUT/report.csv"
 cat "$OUT/calls.csv"
-echo "per-link report: $OUT/report.csv"
+echo "per-link report: $OUT/report.csv; TCP and shapers: $OUT/tcp.csv"

@@ -58,6 +58,10 @@
 # closest to a real link's serialisation), GSO (the veths' gso_max_size,
 # default 16384: htb passes one such packet whole whenever it has any
 # tokens left, so it bursts too; 1514 turns segmentation offload off),
+# CC (TCP congestion control of every node, default cubic, Linux's default
+# and a cluster's; host: the host's own, bbr on the machine the sessions up
+# to the forty-fifth measured on, whose flows starved one another on the
+# shaped links: docs/performance.md, forty-sixth session),
 # PHASES (default "latency peers arrival"; the link and node checks always run),
 # OUT and FIG (output folders; QUICK=1 writes to /tmp/igc-quick),
 # LINK_MIN (lowest acceptable fraction of RATE per link, default 0.85),
@@ -124,6 +128,7 @@ export IGC_SUBNET=${IGC_SUBNET:-10.78.0}
 RATE=${RATE:-100}
 BURST=${BURST:-16k}
 GSO=${GSO:-16384}
+CC=${CC:-cubic}
 if [ -n "${QUICK:-}" ]; then
     CONFIGS=${CONFIGS:-"4:4"}; SIZES=${SIZES:-64K,256K}; ITERS=${ITERS:-2}
     TUNED_ALGS=${TUNED_ALGS:-"0 4"}; TUNED_CONFIGS=${TUNED_CONFIGS:-"4:4"}; TUNED_SIZE=${TUNED_SIZE:-256K}
@@ -218,7 +223,15 @@ attach() { # attach NAMESPACE SWITCH_PORT ADDRESS
         ip -n "$IGC_PREFIX-sw" link set "$port" master br0 &&
         ip -n "$IGC_PREFIX-sw" link set "$port" up &&
         ip -n "$ns" addr add "$addr/24" dev eth0 &&
-        ip -n "$ns" link set eth0 up
+        ip -n "$ns" link set eth0 up &&
+        congestion_control "$ns" "$addr"
+}
+
+# Every TCP connection of the node uses the congestion control CC (a route
+# attribute: the namespaces' sysctls are read-only here), unless CC=host.
+congestion_control() { # congestion_control NAMESPACE ADDRESS
+    [ "$CC" = host ] ||
+        ip -n "$1" route replace "$IGC_SUBNET.0/24" dev eth0 proto kernel scope link src "$2" congctl "$CC"
 }
 
 build_cluster() {
@@ -233,7 +246,9 @@ build_cluster() {
         shape "$IGC_PREFIX-n$i" eth0 || return 1
         shape "$IGC_PREFIX-sw" "p$i" || return 1
     done
-    echo "cluster: $NODES nodes at $RATE Mbit/s per direction (htb, burst $BURST, gso $GSO), built in $((SECONDS - t0)) s" >&2
+    local cc=$CC
+    [ "$cc" != host ] || cc="$(cat /proc/sys/net/ipv4/tcp_congestion_control) (the host's)"
+    echo "cluster: $NODES nodes at $RATE Mbit/s per direction (htb, burst $BURST, gso $GSO, TCP $cc), built in $((SECONDS - t0)) s" >&2
 }
 
 # start_cluster NP: for an ad-hoc experiment of NP ranks (timeline.sh,
@@ -312,7 +327,7 @@ check_nodes() {
     n=$(sed -n 's/.*spans \([0-9]*\) node.*/\1/p' "$log" | sort -u)
     {
         echo "# scripts/cluster/run.sh node check, $(date -u '+%Y-%m-%d %H:%M UTC'): $np ranks, one per namespace;" \
-            "links of $RATE Mbit/s each way, htb burst $BURST, gso_max_size $GSO"
+            "links of $RATE Mbit/s each way, htb burst $BURST, gso_max_size $GSO, TCP congestion control $CC"
         grep -E 'spans [0-9]+ node|alg-' "$log"
     } >"$OUT/cluster-nodes.txt"
     if [ "$n" != "$np" ]; then
