@@ -231,31 +231,31 @@ static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
 }
 
 /* Both stages at once, where the remote blocks come in parts: the receives
- * of the blocks I own are posted first, then the group's ring in parts,
- * which forwards each part of them as soon as its receive has completed
- * (group_allgather.h), after my block's send. */
+ * of the blocks I own are posted first, then my block's send, and the
+ * group's ring in parts forwards each part of my blocks as soon as its
+ * receive has completed (the ring's own arrivals). */
 static int exchange_into_ring(ig_pair *pair, const range_view *v, const ig_xfer *x)
 {
-    int n = v->pv.n_local, lo, hi, parts = v->recv_parts;
+    int n = v->pv.n_local, lo, hi;
     owned_range(v, &lo, &hi);
-    int ring_ints = ig_group_ring_parts_ints(v->pv.n_remote, parts);
-    int *arrays = ig_pair_ints(pair, 2 * n + ring_ints);
+    int *arrays = ig_pair_ints(pair, 2 * n);
     if (arrays == NULL)
         return MPI_ERR_NO_MEM;
     int *counts = arrays, *displs = arrays + n;
     uniform_layout(v, counts, displs);
-    int nsend = sends_of(v), ring = ig_group_ring_parts_requests(v->pv.n_remote, parts, v->window);
-    MPI_Request *reqs = ig_pair_requests(pair, ring + nsend);
+    int own = (hi - lo) * v->recv_parts, nsend = sends_of(v);
+    int ring = ig_group_ring_parts_requests(counts, n, v->pv.local_index, v->recv_parts, v->window);
+    MPI_Request *reqs = ig_pair_requests(pair, own + nsend + ring);
     if (reqs == NULL) {
         ig_pair_ints_done(pair, arrays);
         return MPI_ERR_NO_MEM;
     }
     int rc = post_receives(pair, v, x, lo, hi, reqs);
     if (v->local_sends)
-        ig_err_keep(&rc, post_send(pair, v, x, reqs + ring));
-    ig_ring_parts rp = { parts, v->window, reqs, arrays + 2 * n };
+        ig_err_keep(&rc, post_send(pair, v, x, reqs + own));
+    ig_ring_parts rp = { v->recv_parts, v->window, reqs + own + nsend, reqs };
     ig_err_keep(&rc, ig_group_ring_in_parts(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, &rp));
-    ig_err_keep(&rc, ig_waitall(nsend, reqs + ring));
+    ig_err_keep(&rc, ig_waitall(nsend, reqs + own));
     ig_pair_requests_done(pair, reqs);
     ig_pair_ints_done(pair, arrays);
     return rc;

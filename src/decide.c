@@ -112,9 +112,8 @@ static int max_int(int a, int b) { return a > b ? a : b; }
  * relayed blocks and a window (p + window); the relay's receivers, p q
  * pieces (p d with members, in up to q / d times the parts) and a window,
  * where the model weighs it.  Ints: fc's, spread's and full duplex's
- * counts and displacements (3 per process of a group), full duplex's ring
- * in parts (3 per part a member holds), the chain's orders (2 (p + 1)),
- * the relay's runs (4 p). */
+ * counts and displacements (3 per process of a group), the chain's orders
+ * (2 (p + 1)), the relay's runs (4 p). */
 static int capped(int64_t n)
 {
     return n > INT_MAX ? INT_MAX : (int)n;
@@ -147,18 +146,6 @@ static int full_duplex_room(int n_own, int n_other, int parts, int send_parts)
     return capped(receives + sends);
 }
 
-/* Its ints: the counts and displacements of its group (2 per member, 3
- * without parts: fc's share of the pair's room) and, where the blocks come
- * in parts, the ring's ids, states and indices (3 per part it holds). */
-static int full_duplex_ints(int n_own, int n_other, int parts)
-{
-    return capped(2 * (int64_t)n_own + (parts >= 2 ? 3 * (int64_t)n_other * parts : 0));
-}
-
-/* The ring tags each part it moves (tags.h): n_other * parts <=
- * IG_RELAY_MAX_MESSAGES / 2 by stage_parts_cap. */
-_Static_assert(IG_RELAY_MAX_MESSAGES / 2 <= IG_RING_MAX_UNITS, "the ring's parts outnumber its tags");
-
 void ig_decide_pair_room(int p, int q, int *requests, int *ints)
 {
     int64_t larger = max_int(p, q), wide = (int64_t)p + IG_DIRECT_WINDOW;
@@ -170,7 +157,6 @@ void ig_decide_pair_room(int p, int q, int *requests, int *ints)
     }
     int cap_p = stage_parts_cap(p), cap_q = stage_parts_cap(q);
     *requests = max_int(*requests, max_int(full_duplex_room(p, q, cap_q, cap_p), full_duplex_room(q, p, cap_p, cap_q)));
-    *ints = max_int(*ints, max_int(full_duplex_ints(p, q, cap_q), full_duplex_ints(q, p, cap_p)));
 }
 
 /* Beyond the pair's room: the chain's receivers hold every segment they
@@ -194,8 +180,6 @@ void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *
         /* Group 0 (the pair's first) gathers group 1's q blocks, and back. */
         need = max_int(full_duplex_room(p, q, step->stage_parts[0], step->stage_parts[1]),
                        full_duplex_room(q, p, step->stage_parts[1], step->stage_parts[0]));
-        *ints = max_int(*ints, max_int(full_duplex_ints(p, q, step->stage_parts[0]),
-                                       full_duplex_ints(q, p, step->stage_parts[1])));
     }
     *requests = max_int(max_int(*requests, capped(need)), step->piece_window);
 }

@@ -20,32 +20,25 @@ int ig_group_allgatherv(void *buf, const int *counts, const int *displs, MPI_Dat
 
 /* The ring in parts: every element of `type` (one block, one contiguous
  * piece of memory: its size in bytes from its true lower bound) cut into
- * `parts` byte ranges, each one message (a unit); every receive posted
- * first; whenever a send may start (at most `window` in flight), the unit
- * with the most hops still to go among those that have arrived goes to the
- * right; part i of an element is ig_relay_piece(its bytes, parts, i)
- * (relay_plan.h), as whoever feeds the ring parts cuts it.  Member k's
- * elements are displs[k] .. displs[k] + counts[k] - 1, each element one
- * member's, N elements in all, N parts at most IG_RING_MAX_UNITS (tags.h):
- * each unit is tagged with its own id.  Every member passes the same parts
- * and window, and elements of one size (the decision says so: decide.c).
- * The links never wait for a whole member to arrive before forwarding it,
- * as the ring's Sendrecv steps do, nor for one unit while others have
- * arrived. */
+ * `parts` byte ranges, each one message; every receive posted first, each
+ * part forwarded to the right as soon as it has arrived, at most `window`
+ * sends in flight; part i of an element is ig_relay_piece(its bytes,
+ * parts, i) (relay_plan.h), as whoever feeds the ring parts cuts it.
+ * `reqs` holds ig_group_ring_parts_requests(...) requests.
+ * Every member passes the same parts and window, and elements of one size
+ * (the decision says so: decide.c).  The links never wait for a whole
+ * member to arrive before forwarding it, as the ring's Sendrecv steps do. */
 typedef struct {
     int parts;
     int window;
-    /* ig_group_ring_parts_requests(N, parts, window) requests, the first
-     * counts[me] * parts of them the receives that bring this member's own
-     * units, element by element, part by part, posted by the caller (a
-     * refused one MPI_REQUEST_NULL), and ig_group_ring_parts_ints(N, parts)
-     * ints. */
     MPI_Request *reqs;
-    int *ints;
+    /* NULL: this member's own elements are in place; else the receives
+     * that bring their parts, in order (element by element, each part by
+     * part), each waited for before that part goes on. */
+    MPI_Request *own_arrivals;
 } ig_ring_parts;
 
-int ig_group_ring_parts_requests(int elements, int parts, int window);
-int ig_group_ring_parts_ints(int elements, int parts);
+int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, int window);
 int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_Datatype type, MPI_Aint extent,
                            MPI_Comm comm, const ig_ring_parts *rp);
 

@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-static atomic_ulong served[2], empty, erroneous, posted_early, withdrawn, arrays_allocated, ring_relayed_ahead;
+static atomic_ulong served[2], empty, erroneous, posted_early, withdrawn, arrays_allocated;
 static atomic_ulong algorithms[IG_ALG_COUNT];
 static atomic_ulong fallbacks[IG_FALLBACK_COUNT];
 static atomic_ulong kinds[IG_KIND_COUNT];
@@ -37,7 +37,6 @@ void ig_stats_kinds(int full_duplex, int allgatherv, int from_fortran)
         ig_stats_kind(IG_KIND_FORTRAN);
 }
 void ig_stats_group_stage(int stage) { atomic_fetch_add(&stages[stage], 1); }
-void ig_stats_ring_relayed_ahead(void) { atomic_fetch_add(&ring_relayed_ahead, 1); }
 void ig_stats_opening(ig_opening_stat what) { atomic_fetch_add(&openings[what], 1); }
 
 void ig_stats_comm_created(int n)
@@ -85,9 +84,9 @@ void ig_stats_report(int world_rank)
     APPEND("; algorithms");
     for (int a = 0; a < IG_ALG_COUNT; a++)
         APPEND(" alg-%s=%lu", ig_algorithm_info_of((ig_algorithm)a)->name, atomic_load(&algorithms[a]));
-    APPEND(" group-%s=%lu group-%s=%lu ring-relayed-ahead=%lu; native", ig_group_stage_name(IG_GROUP_STAGE_MPI),
+    APPEND(" group-%s=%lu group-%s=%lu; native", ig_group_stage_name(IG_GROUP_STAGE_MPI),
            atomic_load(&stages[IG_GROUP_STAGE_MPI]), ig_group_stage_name(IG_GROUP_STAGE_RING),
-           atomic_load(&stages[IG_GROUP_STAGE_RING]), atomic_load(&ring_relayed_ahead));
+           atomic_load(&stages[IG_GROUP_STAGE_RING]));
     for (int f = IG_FALLBACK_NONE + 1; f < IG_FALLBACK_COUNT; f++)
         APPEND(" %s=%lu", ig_fallback_name((ig_fallback)f), atomic_load(&fallbacks[f]));
     APPEND("; internal-comms created=%lu live=%ld peak=%ld", atomic_load(&comms_created), atomic_load(&comms_live),

@@ -38,9 +38,6 @@ void ig_stats_empty(void);
 void ig_stats_algorithm(int algorithm);
 /* An intra-group allgather stage, by who ran it (IG_GROUP_STAGE_MPI/RING). */
 void ig_stats_group_stage(int stage);
-/* A ring in parts in which this member relayed a unit before its own
- * units had all gone (group_allgather.c: its own came late). */
-void ig_stats_ring_relayed_ahead(void);
 void ig_stats_kind(ig_kind kind);
 /* Every kind a served call counts in (the agreed path, serve.c, and the
  * opening round, opening.c, alike). */

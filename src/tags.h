@@ -15,12 +15,7 @@ enum {
      * also the pieces of b its sender sends a member besides its own),
      * so at most IG_TAG_UB_MIN - IG_TAG_RELAY_FIRST + 1 senders (decide.c). */
     IG_TAG_RELAY_FIRST = 16,
-    /* The ring in parts' unit `id`: IG_TAG_RING_UNIT_FIRST + id on a
-     * group's side communicator (group_allgather.c), so at most
-     * IG_RING_MAX_UNITS units (decide.c keeps within it). */
-    IG_TAG_RING_UNIT_FIRST = 16,
-    IG_TAG_UB_MIN = 32767, /* the least MPI_TAG_UB the standard allows */
-    IG_RING_MAX_UNITS = IG_TAG_UB_MIN - IG_TAG_RING_UNIT_FIRST + 1
+    IG_TAG_UB_MIN = 32767 /* the least MPI_TAG_UB the standard allows */
 };
 
 #endif

@@ -106,21 +106,6 @@ expect_pass allgather_matrix
 expect_total alg-full-duplex -gt 0
 echo "ok INTERGATHER_ALGORITHM=full-duplex, ring stage in parts (calls it served: $(summary_total alg-full-duplex))"
 
-# The ring forwards each part as soon as it arrives, whatever the order
-# (group_allgather.c): with one process's exchange held back 100 ms
-# (slow_exchange.c), the member that owns its block relays its
-# neighbour's parts before its own, which the summaries count
-# (ring-relayed-ahead), and every byte still lands where native puts it.
-# (Checked: a ring that forwards its own parts first counts none.)
-SLOWLIB="$IG_TOP_BUILDDIR/tests/mpi/.libs/libslowexchange.so"
-[ -f "$SLOWLIB" ] || { echo "missing $SLOWLIB (built by make check)" >&2; exit 1; }
-# shellcheck disable=SC2046
-ig_launch 6 LD_PRELOAD="$SLOWLIB $IG_LIB" INTERGATHER_ALGORITHM=full-duplex IG_TEST_SLOW_RANK=3 IG_TEST_SLOW_MS=100 \
-    $(ig_forwarded INTERGATHER_ALGORITHM) -- "$TESTS_BIN/allgather_matrix" 3+3 262144
-expect_pass allgather_matrix
-expect_total ring-relayed-ahead -gt 0
-echo "ok the ring in parts, whatever has arrived first (rings that relayed ahead: $(summary_total ring-relayed-ahead))"
-
 # MPI_Allgatherv relayed from where its blocks' data begin (a double 8
 # bytes into its element), and kept off the relay where only the receivers'
 # blocks have gaps (ints received as an int resized to 8 bytes): a receiver
