@@ -1,17 +1,17 @@
 #!/usr/bin/python3
 """Per-link rates of the emulated cluster during each timed call.
 
-Reads link_sampler.py's CSV, finds the runs of traffic on the links
-separated by idle gaps (the bench's --gap before every timed call), takes
-the last of them as the bench's timed calls, one run per row of its
---calls CSV in the order they ran (round by round, each round in its
-positions: --interleave), the bench's checks and warm-ups before them, and
-reports for each call and node the
-downlink's (what the node received) and uplink's (what it sent) bytes, when
-the link finished (its last traffic, from the call's first), and how the
-link spent that time in windows of WINDOW seconds: busy (at least BUSY of
-the configured rate), partial (some traffic, less than that: sharing a
-starved host, or a flow that waits for data) or idle.
+Reads link_sampler.py's CSV and finds the runs of traffic on the links,
+separated by idle gaps (the bench's --gap before every timed call).  The
+last of them are the bench's timed calls, one run per row of its --calls
+CSV in the order they ran (round by round, each round in its positions:
+--interleave); the bench's checks and warm-ups come before them.  For each
+call and node it reports the downlink's (what the node received) and the
+uplink's (what it sent) bytes, when the link finished (its last traffic,
+from the call's first), and how the link spent that time in windows of
+WINDOW seconds: busy (at least BUSY of the configured rate), partial
+(some traffic, less than that: a flow waiting for data, a starved host,
+or TCP holding a flow back) or idle.
 
     link_report.py SAMPLES.csv RATE_MBIT P CALLS.csv [WINDOW_S]
     link_report.py SAMPLES.csv RATE_MBIT P CALLS.csv --series ALGORITHM:CALL NODES [STEP_S]
