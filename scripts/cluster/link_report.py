@@ -61,41 +61,38 @@ def calls_of(samples):
     return runs
 
 
-def link_stats(rows, t0, t1, rate_mbit, window):
-    """rows: [(t, counter)] covering [t0, t1].  Bytes, finish time from t0,
-    and the busy / partial / idle windows up to the finish."""
-    inside = [(t, c) for t, c in rows if t0 - 1e-9 <= t <= t1 + 1e-9]
-    if len(inside) < 2:
-        return 0, 0.0, 0, 0, 0
-    base = inside[0][1]
-    total = inside[-1][1] - base
-    finish = next((t for t, c in inside if c - base >= total), inside[-1][0]) - t0
-    busy = partial = idle = 0
-    w_start, c_start = inside[0]
-    for t, c in inside[1:]:
-        if t - t0 > finish + 1e-9:
-            break
-        if t - w_start >= window - 1e-9:
-            mbit = (c - c_start) * 8 / (t - w_start) / 1e6
-            if mbit >= BUSY * rate_mbit:
-                busy += 1
-            elif mbit >= IDLE_MBIT:
-                partial += 1
-            else:
-                idle += 1
+def link_rows(samples, node, col, t0, t1):
+    """[(t, counter)] of one link's counter col (1 up, 2 down) within [t0, t1]."""
+    return [(x[0], x[col]) for x in samples[node] if t0 - 1e-9 <= x[0] <= t1 + 1e-9]
+
+
+def window_rates(rows, step):
+    """Mbit/s in consecutive windows of at least step seconds over rows."""
+    out, (w_start, c_start) = [], rows[0]
+    for t, c in rows[1:]:
+        if t - w_start >= step - 1e-9:
+            out.append((c - c_start) * 8 / (t - w_start) / 1e6)
             w_start, c_start = t, c
-    return total, finish, busy, partial, idle
+    return out
+
+
+def link_stats(rows, t0, rate_mbit, window):
+    """rows: link_rows of one call from t0.  Bytes, finish time from t0,
+    and the busy / partial / idle windows up to the finish."""
+    if len(rows) < 2:
+        return 0, 0.0, 0, 0, 0
+    base = rows[0][1]
+    total = rows[-1][1] - base
+    finish = next((t for t, c in rows if c - base >= total), rows[-1][0]) - t0
+    mbits = window_rates([(t, c) for t, c in rows if t - t0 <= finish + 1e-9], window)
+    busy = sum(m >= BUSY * rate_mbit for m in mbits)
+    idle = sum(m < IDLE_MBIT for m in mbits)
+    return total, finish, busy, len(mbits) - busy - idle, idle
 
 
 def rates(samples, node, col, t0, t1, step):
     """One link's Mbit/s per step from t0 to past t1."""
-    rows = [(x[0], x[col]) for x in samples[node] if t0 - 1e-9 <= x[0] <= t1 + 2 * step]
-    out, (w_start, c_start) = [], rows[0]
-    for t, c in rows[1:]:
-        if t - w_start >= step - 1e-9:
-            out.append(int((c - c_start) * 8 / (t - w_start) / 1e6))
-            w_start, c_start = t, c
-    return out
+    return [int(m) for m in window_rates(link_rows(samples, node, col, t0, t1 + 2 * step), step)]
 
 
 def print_series(samples, timed, runs, which, nodes, step):
@@ -133,8 +130,7 @@ def main():
         label = f"{c['algorithm']},{c['call']},{float(c['seconds']):.3f}"
         for k in nodes:
             for col, name in ((2, "down"), (1, "up")):
-                rows = [(r[0], r[col]) for r in samples[k]]
-                total, finish, busy, partial, idle = link_stats(rows, t0, t1, rate, window)
+                total, finish, busy, partial, idle = link_stats(link_rows(samples, k, col, t0, t1), t0, rate, window)
                 mean = total * 8 / finish / 1e6 if finish > 0 else 0.0
                 print(f"{label},{t1 - t0:.3f},{k},{'A' if k < p else 'B'},{name},{total / 2**20:.2f},"
                       f"{finish:.3f},{mean:.1f},{busy},{partial},{idle}")

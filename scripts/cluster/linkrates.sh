@@ -14,7 +14,7 @@
 # network before each call (--gap 1) so that the report can tell the calls
 # apart.  Environment: OUT (default
 # /tmp/igc-linkrates: samples.csv, bench.csv, calls.csv, report.csv, tcp.csv), RATE,
-# BURST, GSO as run.sh; MPI_ENV: extra mpirun options (e.g. "-x
+# BURST, GSO, CC as run.sh; MPI_ENV: extra mpirun options (e.g. "-x
 # INTERGATHER_ALGORITHM=direct").
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
