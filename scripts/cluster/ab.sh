@@ -15,7 +15,8 @@
 # then per build and algorithm the median, mean, min and max over all
 # rounds.  Environment: OUT (default /tmp/igc-ab: one CSV of calls per
 # build and round), RATE, BURST, GSO, CC as run.sh.  The bench verifies
-# every call byte for byte either way.
+# every call byte for byte and exits non-zero on a mismatch, which stops
+# the run with its log's tail.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -51,7 +52,6 @@ for r in $(seq 1 "$rounds"); do
             --iters "$calls" --warmup 1 --interleave --gap 0.02 --algos "$algos" \
             --csv "$OUT/$build-$r.csv" --calls "$OUT/$build-$r-calls.csv" >"$OUT/$build-$r.log" 2>&1 ||
             { tail "$OUT/$build-$r.log" >&2; exit 1; }
-        grep -q "verified=no" "$OUT/$build-$r.log" && { echo "ab.sh: $build round $r not verified" >&2; exit 1; }
         echo "$build round $r: $(awk -F, 'NR > 1 { printf "%s %.4f  ", $2, $8 }' "$OUT/$build-$r-calls.csv")"
     done
 done

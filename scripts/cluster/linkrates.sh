@@ -36,14 +36,17 @@ wait "$sampler"
 # What the run cost TCP and the shapers: every node's retransmissions and
 # timeouts, every shaper's drops (uplink: the node's eth0; downlink: its
 # switch port), over the whole run.
+shaper_drops() { # shaper_drops NAMESPACE DEVICE: packets its root qdisc dropped
+    local n
+    n=$(ip netns exec "$1" tc -s qdisc show dev "$2" | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -1)
+    echo "${n:-0}"
+}
 {
     echo "node,retrans_segs,timeouts,shaper_drops_up,shaper_drops_down"
     for i in $(seq 0 $((NODES - 1))); do
         ns=$IGC_PREFIX-n$i
         tcp=$(ip netns exec "$ns" nstat -az TcpRetransSegs TcpExtTCPTimeouts 2>/dev/null | awk 'NR > 1 { v[$1] = $2 } END { printf "%d,%d", v["TcpRetransSegs"], v["TcpExtTCPTimeouts"] }')
-        up=$(ip netns exec "$ns" tc -s qdisc show dev eth0 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -1)
-        down=$(ip netns exec "$IGC_PREFIX-sw" tc -s qdisc show dev "p$i" | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -1)
-        echo "$i,$tcp,${up:-0},${down:-0}"
+        echo "$i,$tcp,$(shaper_drops "$ns" eth0),$(shaper_drops "$IGC_PREFIX-sw" "p$i")"
     done
 } >"$OUT/tcp.csv"
 /usr/bin/python3 "$here/link_report.py" "$OUT/samples.csv" "$RATE" "$p" "$OUT/calls.csv" >"$OUT/report.csv"
