@@ -16,18 +16,22 @@ or TCP holding a flow back) or idle.
     link_report.py SAMPLES.csv RATE_MBIT P CALLS.csv [WINDOW_S]
     link_report.py SAMPLES.csv RATE_MBIT P CALLS.csv --series ALGORITHM:CALL NODES [STEP_S]
 
-P: nodes 0..P-1 are group A (the bench's -p); the others group B.  With
+P: nodes 0..P-1 are group A (the bench's -p); the others group B.
+LINK_GAP_S (environment, default 0.1): the idle time that separates two
+calls, less than the bench's --gap (linkrates.sh sets it from its GAP).  With
 --series: one timed call's rates, Mbit/s per STEP_S (default 0.1 s), of
 each link of the nodes in NODES (e.g. 0,1,2,3), "dn" what a node received
 and "up" what it sent.
 """
 import collections
 import csv
+import os
 import sys
 
 BUSY = 0.85          # of the configured rate
 IDLE_MBIT = 2.0      # below this a window counts as idle
-GAP_S = 0.1          # idle time that separates two calls
+# idle time that separates two calls: less than the bench's --gap
+GAP_S = float(os.environ.get("LINK_GAP_S", "0.1"))
 
 
 def load(path):

@@ -10,9 +10,13 @@
 #   sudo scripts/cluster/linkrates.sh P Q BYTES CALLS half|full [ALGOS]
 #
 # ALGOS: the bench's --algos (default intergather), each timed CALLS times
-# after one warm-up, in the bench's interleaved rounds, a second of idle
-# network before each call (--gap 1) so that the report can tell the calls
-# apart.  Environment: OUT (default
+# after one warm-up, in the bench's interleaved rounds, GAP seconds of idle
+# network before each call (default 1) so that the report can tell the
+# calls apart: after a second idle TCP starts every call afresh; with GAP
+# 0.06 it keeps its congestion windows from call to call, as after the
+# sweeps' 20 ms (the report splits calls at 80 % of a GAP under 0.125 s,
+# LINK_GAP_S; at 0.1 s of idle links otherwise).
+# Environment: OUT (default
 # /tmp/igc-linkrates: samples.csv, bench.csv, calls.csv, report.csv, tcp.csv), RATE,
 # BURST, GSO, CC as run.sh; MPI_ENV: extra mpirun options (e.g. "-x
 # INTERGATHER_ALGORITHM=direct").
@@ -28,7 +32,7 @@ sampler=$!
 sleep 1
 # shellcheck disable=SC2086 # MPI_ENV is a list of options
 cluster_mpirun $((p + q)) ${MPI_ENV:-} -- "$BENCH" -p "$p" --duplex "$duplex" --sizes "$bytes" \
-    --iters "$calls" --warmup 1 --gap 1 --interleave --algos "$algos" --csv "$OUT/bench.csv" --calls "$OUT/calls.csv" ||
+    --iters "$calls" --warmup 1 --gap "${GAP:-1}" --interleave --algos "$algos" --csv "$OUT/bench.csv" --calls "$OUT/calls.csv" ||
     { kill "$sampler"; exit 1; }
 sleep 1
 kill "$sampler"
@@ -49,6 +53,7 @@ shaper_drops() { # shaper_drops NAMESPACE DEVICE: packets its root qdisc dropped
         echo "$i,$tcp,$(shaper_drops "$ns" eth0),$(shaper_drops "$IGC_PREFIX-sw" "p$i")"
     done
 } >"$OUT/tcp.csv"
-/usr/bin/python3 "$here/link_report.py" "$OUT/samples.csv" "$RATE" "$p" "$OUT/calls.csv" >"$OUT/report.csv"
+LINK_GAP_S=$(awk -v g="${GAP:-1}" 'BEGIN { print (g < 0.125 ? g * 0.8 : 0.1) }') \
+    /usr/bin/python3 "$here/link_report.py" "$OUT/samples.csv" "$RATE" "$p" "$OUT/calls.csv" >"$OUT/report.csv"
 cat "$OUT/calls.csv"
 echo "per-link report: $OUT/report.csv; TCP and shapers: $OUT/tcp.csv"
