@@ -9,8 +9,10 @@
 # OLD: a commit (built in a git worktree under /tmp, reused if it is
 # there; `git worktree remove` it when done) or the top directory of
 # another built tree.  Each round runs the bench once per build (old
-# first), CALLS timed calls after one warm-up, interleaved, 20 ms of idle
-# network before each call; ALGOS the bench's --algos (default
+# first in odd rounds, new first in even ones, each run with the kernel's
+# memory of earlier connections cleared), CALLS timed calls after one
+# warm-up, interleaved, 20 ms of idle network before each call; ALGOS the
+# bench's --algos (default
 # intergather).  Prints every round's calls per build,
 # then per build and algorithm the median, mean, min and max over all
 # rounds.  Environment: OUT (default /tmp/igc-ab: one CSV of calls per
@@ -44,8 +46,21 @@ done
 IGC_LIB=1 source "$here/run.sh"
 start_cluster $((p + q)) || exit 1
 rm -f "$OUT"/old-*-calls.csv "$OUT"/new-*-calls.csv
+# A job's TCP connections start from what the kernel remembers of the
+# last ones to the same address (tcp_metrics: ssthresh, RTT), so a run can
+# inherit the run before it: every run starts with that memory cleared,
+# and the builds take turns at going first (old, new; new, old; ...).
+forget_tcp() {
+    local i
+    for i in $(seq 0 $((NODES - 1))); do
+        ip -n "$IGC_PREFIX-n$i" tcp_metrics flush all 2>/dev/null
+    done
+}
 for r in $(seq 1 "$rounds"); do
-    for build in old new; do
+    order="old new"
+    [ $((r % 2)) -eq 0 ] && order="new old"
+    for build in $order; do
+        forget_tcp
         tree=$top
         [ "$build" = old ] && tree=$old_tree
         cluster_mpirun $((p + q)) -- "$tree/bench/intergather-bench" -p "$p" --duplex "$duplex" --sizes "$bytes" \

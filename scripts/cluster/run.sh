@@ -58,6 +58,10 @@
 # closest to a real link's serialisation), GSO (the veths' gso_max_size,
 # default 16384: htb passes one such packet whole whenever it has any
 # tokens left, so it bursts too; 1514 turns segmentation offload off),
+# QUEUE (bytes a shaped link may hold queued, a bfifo under its htb
+# class: a switch port's buffer; default none, htb's own queue of 1000
+# packets of up to GSO bytes each, megabytes at RATE, which TCP fills
+# when nothing is dropped: docs/performance.md, forty-eighth session),
 # CC (TCP congestion control of every node, default cubic, Linux's default
 # and a cluster's; host: the host's own, bbr on the machine the sessions up
 # to the forty-fifth measured on, whose flows starved one another on the
@@ -128,6 +132,7 @@ export IGC_SUBNET=${IGC_SUBNET:-10.78.0}
 RATE=${RATE:-100}
 BURST=${BURST:-16k}
 GSO=${GSO:-16384}
+QUEUE=${QUEUE:-}
 CC=${CC:-cubic}
 if [ -n "${QUICK:-}" ]; then
     CONFIGS=${CONFIGS:-"4:4"}; SIZES=${SIZES:-64K,256K}; ITERS=${ITERS:-2}
@@ -210,7 +215,8 @@ teardown() {
 shape() { # shape NAMESPACE DEVICE
     ip netns exec "$1" tc qdisc add dev "$2" root handle 1: htb default 1 r2q 100 &&
         ip netns exec "$1" tc class add dev "$2" parent 1: classid 1:1 htb rate "${RATE}mbit" \
-            ceil "${RATE}mbit" burst "$BURST" cburst "$BURST" quantum 60000
+            ceil "${RATE}mbit" burst "$BURST" cburst "$BURST" quantum 60000 &&
+        { [ -z "$QUEUE" ] || ip netns exec "$1" tc qdisc add dev "$2" parent 1:1 handle 10: bfifo limit "$QUEUE"; }
 }
 
 attach() { # attach NAMESPACE SWITCH_PORT ADDRESS
@@ -248,7 +254,7 @@ build_cluster() {
     done
     local cc=$CC
     [ "$cc" != host ] || cc="$(cat /proc/sys/net/ipv4/tcp_congestion_control) (the host's)"
-    echo "cluster: $NODES nodes at $RATE Mbit/s per direction (htb, burst $BURST, gso $GSO, TCP $cc), built in $((SECONDS - t0)) s" >&2
+    echo "cluster: $NODES nodes at $RATE Mbit/s per direction (htb, burst $BURST, gso $GSO${QUEUE:+, queue $QUEUE}, TCP $cc), built in $((SECONDS - t0)) s" >&2
 }
 
 # start_cluster NP: for an ad-hoc experiment of NP ranks (timeline.sh,
