@@ -154,7 +154,7 @@ echo "ok INTERGATHER_ALGORITHM=relay, members at 3+6 (calls it served: $(summary
 
 # Three members a block (4+6: each sender's block to 3 of the 6
 # receivers), so that a member's two other pieces interleave with its own
-# part by part, its own a third of its parts ahead (algo_relay.c,
+# part by part, its own half of its parts ahead (algo_relay.c,
 # send_to_members).  (Checked: a receiver that posts the other pieces one
 # whole piece after another fails.)
 INTERGATHER_ALGORITHM=relay INTERGATHER_SHM_MODEL=to=0 run_preloaded 10 "$TESTS_BIN/allgather_matrix" 4+6 1048576
