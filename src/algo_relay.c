@@ -165,7 +165,7 @@ static int send_member_part(const relay_ctx *c, windowed_sends *ws, const char *
  * interleaved; with no lead the last own part is relayed after the
  * stream has ended (docs/performance.md, forty-fifth session).  A lead of
  * half rather than a third: its slow calls are those in which one
- * member's own piece came late (forty-seventh session), and in four A/B
+ * member's own piece came late (forty-seventh session), and in three A/B
  * runs at 4+12 with 4 MiB blocks the median call was 0.2 to 0.7 % shorter
  * with it (level at 1 MiB; forty-eighth session). */
 static int send_to_members(const relay_ctx *c, windowed_sends *ws, const char *base, uint64_t block_bytes)
