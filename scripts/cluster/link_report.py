@@ -18,8 +18,8 @@ or TCP holding a flow back) or idle.
 
 P: nodes 0..P-1 are group A (the bench's -p); the others group B.
 LINK_GAP_S (environment, default 0.1): the idle time that separates two
-calls, less than the bench's --gap (linkrates.sh sets it from its GAP).  With
---series: one timed call's rates, Mbit/s per STEP_S (default 0.1 s), of
+calls, less than the bench's --gap (linkrates.sh sets it from its GAP).
+With --series: one timed call's rates, Mbit/s per STEP_S (default 0.1 s), of
 each link of the nodes in NODES (e.g. 0,1,2,3), "dn" what a node received
 and "up" what it sent.
 """
