@@ -24,6 +24,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 p=${1:?P} q=${2:?Q} bytes=${3:?BYTES} calls=${4:?CALLS} duplex=${5:?half or full} algos=${6:-intergather}
 OUT=${OUT:-/tmp/igc-linkrates}
+GAP=${GAP:-1}
 mkdir -p "$OUT"
 IGC_LIB=1 source "$here/run.sh"
 start_cluster $((p + q)) || exit 1
@@ -32,7 +33,7 @@ sampler=$!
 sleep 1
 # shellcheck disable=SC2086 # MPI_ENV is a list of options
 cluster_mpirun $((p + q)) ${MPI_ENV:-} -- "$BENCH" -p "$p" --duplex "$duplex" --sizes "$bytes" \
-    --iters "$calls" --warmup 1 --gap "${GAP:-1}" --interleave --algos "$algos" --csv "$OUT/bench.csv" --calls "$OUT/calls.csv" ||
+    --iters "$calls" --warmup 1 --gap "$GAP" --interleave --algos "$algos" --csv "$OUT/bench.csv" --calls "$OUT/calls.csv" ||
     { kill "$sampler"; exit 1; }
 sleep 1
 kill "$sampler"
@@ -53,7 +54,7 @@ shaper_drops() { # shaper_drops NAMESPACE DEVICE: packets its root qdisc dropped
         echo "$i,$tcp,$(shaper_drops "$ns" eth0),$(shaper_drops "$IGC_PREFIX-sw" "p$i")"
     done
 } >"$OUT/tcp.csv"
-LINK_GAP_S=$(awk -v g="${GAP:-1}" 'BEGIN { print (g < 0.125 ? g * 0.8 : 0.1) }') \
+LINK_GAP_S=$(awk -v g="$GAP" 'BEGIN { print (g < 0.125 ? g * 0.8 : 0.1) }') \
     /usr/bin/python3 "$here/link_report.py" "$OUT/samples.csv" "$RATE" "$p" "$OUT/calls.csv" >"$OUT/report.csv"
 cat "$OUT/calls.csv"
 echo "per-link report: $OUT/report.csv; TCP and shapers: $OUT/tcp.csv"
