@@ -155,11 +155,27 @@ static int post_receives(ig_pair *pair, const range_view *v, const ig_xfer *x, i
 /* Post my block to the remote process that owns it, whole or in
  * v->send_parts parts (cut as its receives are), into reqs.  (MPI takes
  * a send buffer as const; the cast only shares post_block.) */
+static int owner_of_mine(const range_view *v)
+{
+    return v->pv.remote_base +
+           (ig_range_owner(v->pv.n_local, v->pv.n_remote, v->pv.local_index) + v->remote_turn) % v->pv.n_remote;
+}
+
 static int post_send(ig_pair *pair, const range_view *v, const ig_xfer *x, MPI_Request *reqs)
 {
-    int owner = v->pv.remote_base +
-                (ig_range_owner(v->pv.n_local, v->pv.n_remote, v->pv.local_index) + v->remote_turn) % v->pv.n_remote;
-    return post_block(1, (void *)x->sbuf, x->scount, x->stype, owner, v->send_parts, pair->comm, reqs);
+    return post_block(1, (void *)x->sbuf, x->scount, x->stype, owner_of_mine(v), v->send_parts, pair->comm, reqs);
+}
+
+/* My block to its owner in v->send_parts parts, at most v->window of them
+ * unfinished (p2p.h), the rest posted while this group's ring waits. */
+static int start_paced_send(ig_pair *pair, const range_view *v, const ig_xfer *x, ig_paced_send *ps)
+{
+    MPI_Aint lb = 0;
+    MPI_Count bytes = 0;
+    int rc = bytes_of(x->scount, x->stype, &lb, &bytes);
+    ig_err_keep(&rc, ig_paced_start(ps, (const char *)x->sbuf + lb, bytes, v->send_parts, v->window,
+                                    owner_of_mine(v), IG_TAG_DIRECT, pair->comm));
+    return rc;
 }
 
 static int sends_of(const range_view *v)
@@ -233,7 +249,10 @@ static int assemble(ig_pair *pair, const range_view *v, const ig_xfer *x)
 /* Both stages at once, where the remote blocks come in parts: the receives
  * of the blocks I own are posted first, then my block's send, and the
  * group's ring in parts forwards each part of my blocks as soon as its
- * receive has completed (the ring's own arrivals). */
+ * receive has completed (the ring's own arrivals).  Where my block goes
+ * in parts too, they are paced by the ring's waits (p2p.h: a block posted
+ * at once queued megabytes at its owner's link, and the ring's flow into
+ * that link, started later, waited behind them). */
 static int exchange_into_ring(ig_pair *pair, const range_view *v, const ig_xfer *x)
 {
     int n = v->pv.n_local, lo, hi;
@@ -243,7 +262,8 @@ static int exchange_into_ring(ig_pair *pair, const range_view *v, const ig_xfer 
         return MPI_ERR_NO_MEM;
     int *counts = arrays, *displs = arrays + n;
     uniform_layout(v, counts, displs);
-    int own = (hi - lo) * v->recv_parts, nsend = sends_of(v);
+    int paced = v->local_sends && v->send_parts > 0;
+    int own = (hi - lo) * v->recv_parts, nsend = paced ? 0 : sends_of(v);
     int ring = ig_group_ring_parts_requests(counts, n, v->pv.local_index, v->recv_parts, v->window);
     MPI_Request *reqs = ig_pair_requests(pair, own + nsend + ring);
     if (reqs == NULL) {
@@ -251,9 +271,12 @@ static int exchange_into_ring(ig_pair *pair, const range_view *v, const ig_xfer 
         return MPI_ERR_NO_MEM;
     }
     int rc = post_receives(pair, v, x, lo, hi, reqs);
-    if (v->local_sends)
+    ig_paced_send mine;
+    if (paced)
+        ig_err_keep(&rc, start_paced_send(pair, v, x, &mine));
+    else if (v->local_sends)
         ig_err_keep(&rc, post_send(pair, v, x, reqs + own));
-    ig_ring_parts rp = { v->recv_parts, v->window, reqs + own + nsend, reqs };
+    ig_ring_parts rp = { v->recv_parts, v->window, reqs + own + nsend, reqs, paced ? &mine : NULL };
     ig_err_keep(&rc, ig_group_ring_in_parts(x->rbuf, counts, displs, x->rtype, x->rextent, pair->side, &rp));
     ig_err_keep(&rc, ig_waitall(nsend, reqs + own));
     ig_pair_requests_done(pair, reqs);

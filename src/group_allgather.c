@@ -94,6 +94,13 @@ int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, in
  * me - 2, ..., each unit in order: one source, one tag, so they match in
  * MPI's non-overtaking order); then the sends, member me, me - 1, ...: a
  * unit of a member other than mine leaves once its receive has completed.
+ * Every wait also keeps the caller's paced send going (rp->paced).  The
+ * sends are synchronous (group_allgather.h): with sends that completed
+ * once TCP had taken them, a member's flows into a link built queues of
+ * megabytes, and a neighbour's ring flow that started later (its TCP
+ * window small after an idle spell) crawled behind them for half a
+ * second while the ring waited on it (docs/performance.md, forty-ninth
+ * session).
  * A receive that failed once posted is still forwarded, and a failed
  * step does not stop the ring, so that no member is left waiting (its
  * error is returned).  A send or receive the MPI library refuses to post
@@ -131,13 +138,13 @@ int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_
         int out = (me - t + n) % n;
         for (int u = 0; u < counts[out] * r.parts; u++, sent++) {
             if (t > 0)
-                ig_err_keep(&rc, PMPI_Wait(&recv[arrived + u], MPI_STATUS_IGNORE));
+                ig_err_keep(&rc, ig_paced_wait(&recv[arrived + u], rp->paced));
             else if (rp->own_arrivals != NULL)
-                ig_err_keep(&rc, PMPI_Wait(&rp->own_arrivals[u], MPI_STATUS_IGNORE));
+                ig_err_keep(&rc, ig_paced_wait(&rp->own_arrivals[u], rp->paced));
             MPI_Request *slot = &send[sent % window];
-            ig_err_keep(&rc, PMPI_Wait(slot, MPI_STATUS_IGNORE));
+            ig_err_keep(&rc, ig_paced_wait(slot, rp->paced));
             char *at = unit_at(&r, out, u, &len);
-            int err = PMPI_Isend(at, len, MPI_BYTE, right, IG_TAG_GATHER, comm, slot);
+            int err = PMPI_Issend(at, len, MPI_BYTE, right, IG_TAG_GATHER, comm, slot);
             if (err != MPI_SUCCESS)
                 *slot = MPI_REQUEST_NULL;
             ig_err_keep(&rc, err);
@@ -145,6 +152,8 @@ int ig_group_ring_in_parts(void *buf, const int *counts, const int *displs, MPI_
         if (t > 0)
             arrived += (int64_t)counts[out] * r.parts;
     }
+    if (rp->paced != NULL)
+        ig_err_keep(&rc, ig_paced_finish(rp->paced));
     ig_err_keep(&rc, ig_waitall(nrecv, recv));
     ig_err_keep(&rc, ig_waitall(window, send));
     if (rp->own_arrivals != NULL) /* all waited for already where n > 1 */

@@ -5,6 +5,7 @@
 #ifndef IG_GROUP_ALLGATHER_H
 #define IG_GROUP_ALLGATHER_H
 
+#include "p2p.h"
 #include "settings.h"
 
 #include <mpi.h>
@@ -24,6 +25,8 @@ int ig_group_allgatherv(void *buf, const int *counts, const int *displs, MPI_Dat
  * part forwarded to the right as soon as it has arrived, at most `window`
  * sends in flight; part i of an element is ig_relay_piece(its bytes,
  * parts, i) (relay_plan.h), as whoever feeds the ring parts cuts it.
+ * Each send is synchronous, so that at most `window` parts of a member's
+ * stream are in the network at once (ig_paced_send, p2p.h, says why).
  * `reqs` holds ig_group_ring_parts_requests(...) requests.
  * Every member passes the same parts and window, and elements of one size
  * (the decision says so: decide.c).  The links never wait for a whole
@@ -36,6 +39,9 @@ typedef struct {
      * that bring their parts, in order (element by element, each part by
      * part), each waited for before that part goes on. */
     MPI_Request *own_arrivals;
+    /* NULL, or this member's block on its way to the remote group, kept
+     * going while the ring waits (p2p.h). */
+    ig_paced_send *paced;
 } ig_ring_parts;
 
 int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, int window);

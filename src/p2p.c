@@ -1,5 +1,10 @@
 #include "p2p.h"
 
+#include "relay_plan.h"
+#include "stats.h"
+
+#include <stdint.h>
+
 /* After MPI_ERR_IN_STATUS the requests marked MPI_ERR_PENDING are still
  * running (their buffers are still in use): complete them before anything
  * returns, then report the first real error. */
@@ -44,6 +49,87 @@ int ig_window_slot(MPI_Request *slots, int window, int posted, int *slot)
     rc = PMPI_Waitany(window, slots, slot, MPI_STATUS_IGNORE);
     if (*slot < 0 || *slot >= window)
         *slot = posted % window;
+    return rc;
+}
+
+/* The next part into *slot (MPI_REQUEST_NULL once every part is posted). */
+static int paced_post(ig_paced_send *ps, MPI_Request *slot)
+{
+    *slot = MPI_REQUEST_NULL;
+    if (ps->next >= ps->parts)
+        return MPI_SUCCESS;
+    ig_piece part = ig_relay_piece((uint64_t)ps->bytes, ps->parts, ps->next++);
+    int err = PMPI_Issend(ps->base + part.offset, (int)part.length, MPI_BYTE, ps->dest, ps->tag, ps->comm, slot);
+    if (err != MPI_SUCCESS)
+        *slot = MPI_REQUEST_NULL;
+    return err;
+}
+
+int ig_paced_start(ig_paced_send *ps, const void *base, MPI_Count bytes, int parts, int window, int dest, int tag,
+                   MPI_Comm comm)
+{
+    window = window < 1 ? 1 : window > IG_PACED_MAX_WINDOW ? IG_PACED_MAX_WINDOW : window;
+    *ps = (ig_paced_send){ base, bytes, parts, 0, window, dest, tag, comm, { MPI_REQUEST_NULL } };
+    ig_stats_paced_send();
+    int rc = MPI_SUCCESS;
+    for (int w = 0; w < window; w++)
+        ig_err_keep(&rc, paced_post(ps, &ps->slots[w]));
+    return rc;
+}
+
+static int paced_active(const ig_paced_send *ps)
+{
+    if (ps == NULL)
+        return 0;
+    for (int w = 0; w < ps->window; w++)
+        if (ps->slots[w] != MPI_REQUEST_NULL)
+            return 1;
+    return ps->next < ps->parts;
+}
+
+/* One wait for whichever completes first of *req (if req is not NULL) and
+ * ps's slots, a completed slot refilled: whether *req has completed. */
+static int paced_step(MPI_Request *req, ig_paced_send *ps, int *rc)
+{
+    MPI_Request all[1 + IG_PACED_MAX_WINDOW];
+    all[0] = req != NULL ? *req : MPI_REQUEST_NULL;
+    for (int w = 0; w < ps->window; w++)
+        all[1 + w] = ps->slots[w];
+    int index = MPI_UNDEFINED;
+    ig_err_keep(rc, PMPI_Waitany(1 + ps->window, all, &index, MPI_STATUS_IGNORE));
+    if (req != NULL)
+        *req = all[0];
+    for (int w = 0; w < ps->window; w++)
+        ps->slots[w] = all[1 + w];
+    if (index == 0)
+        return 1;
+    if (index == MPI_UNDEFINED) { /* nothing active (req is NULL or done): refill, or all sent */
+        int posted = 0;
+        for (int w = 0; w < ps->window && ps->next < ps->parts; w++, posted = 1)
+            ig_err_keep(rc, paced_post(ps, &ps->slots[w]));
+        return !posted;
+    }
+    if (ps->slots[index - 1] == MPI_REQUEST_NULL)
+        ig_err_keep(rc, paced_post(ps, &ps->slots[index - 1]));
+    return 0;
+}
+
+int ig_paced_wait(MPI_Request *req, ig_paced_send *ps)
+{
+    int rc = MPI_SUCCESS;
+    while (*req != MPI_REQUEST_NULL && paced_active(ps))
+        if (paced_step(req, ps, &rc))
+            return rc;
+    ig_err_keep(&rc, PMPI_Wait(req, MPI_STATUS_IGNORE));
+    return rc;
+}
+
+int ig_paced_finish(ig_paced_send *ps)
+{
+    int rc = MPI_SUCCESS;
+    while (paced_active(ps))
+        if (paced_step(NULL, ps, &rc))
+            break;
     return rc;
 }
 

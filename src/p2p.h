@@ -22,6 +22,33 @@ int ig_waitall_status(int n, MPI_Request *reqs, MPI_Status *stats);
  * a peer. */
 int ig_window_slot(MPI_Request *slots, int window, int posted, int *slot);
 
+/* One block sent to one peer while the caller goes on with other work:
+ * cut into `parts` byte ranges as ig_relay_piece cuts a block
+ * (relay_plan.h), each a synchronous send, at most `window` of them
+ * unfinished; the next part is posted whenever the caller waits through
+ * ig_paced_wait.  A synchronous send finishes once the receiver has
+ * matched it, so at most `window` parts of the block are ever in the
+ * network.  Sends posted at once are not: TCP writes them into the
+ * socket, and where a link's queue is deep (no drops) a flow with
+ * megabytes queued takes the link from a flow that started later
+ * (docs/performance.md, forty-ninth session).  The receiver posts its
+ * receives in order before it waits for anything. */
+enum { IG_PACED_MAX_WINDOW = 16 };
+typedef struct {
+    const char *base; /* the block's first byte */
+    MPI_Count bytes;
+    int parts, next, window, dest, tag;
+    MPI_Comm comm;
+    MPI_Request slots[IG_PACED_MAX_WINDOW];
+} ig_paced_send;
+/* Post the first `window` parts (at most IG_PACED_MAX_WINDOW). */
+int ig_paced_start(ig_paced_send *ps, const void *base, MPI_Count bytes, int parts, int window, int dest, int tag,
+                   MPI_Comm comm);
+/* Complete *req, posting ps's next parts meanwhile (ps may be NULL). */
+int ig_paced_wait(MPI_Request *req, ig_paced_send *ps);
+/* Post and complete the rest of ps's parts. */
+int ig_paced_finish(ig_paced_send *ps);
+
 /* A broadcast from rank 0 of comm along a binomial tree, point to point:
  * every member passes its own count and type, which need only match the
  * root's in type signature, as MPI promises (MPI_Bcast implementations

@@ -47,6 +47,8 @@ void ig_stats_fallback(ig_fallback why);
 void ig_stats_erroneous(void);
 /* A direct step posted before the agreement (speculate.h), and one withdrawn. */
 void ig_stats_posted_early(void);
+/* A block sent paced (ig_paced_send, p2p.h). */
+void ig_stats_paced_send(void);
 void ig_stats_withdrawn(void);
 /* How a call that started with the opening round (opening_plan.h) went on. */
 typedef enum {
