@@ -3,6 +3,7 @@
 #include "relay_plan.h"
 #include "stats.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* After MPI_ERR_IN_STATUS the requests marked MPI_ERR_PENDING are still
