@@ -104,8 +104,9 @@ done
 INTERGATHER_ALGORITHM=full-duplex run_preloaded 8 "$TESTS_BIN/allgather_matrix" 3+5,4+4 262144
 expect_pass allgather_matrix
 expect_total alg-full-duplex -gt 0
-# Each sender's block goes to its owner paced (p2p.h), in the same parts.
-expect_total paced-sends -gt 0
+# Each sender's block goes to its owner paced (p2p.h), in the same parts
+# (not where IG_TEST_MAXCOUNT cuts the matrix's blocks below one part).
+[ -n "${IG_TEST_MAXCOUNT:-}" ] || expect_total paced-sends -gt 0
 echo "ok INTERGATHER_ALGORITHM=full-duplex, ring stage in parts (calls it served: $(summary_total alg-full-duplex), blocks sent paced: $(summary_total paced-sends))"
 
 # MPI_Allgatherv relayed from where its blocks' data begin (a double 8
