@@ -97,10 +97,10 @@ int ig_group_ring_parts_requests(const int *counts, int n, int me, int parts, in
  * Every wait also keeps the caller's paced send going (rp->paced).  The
  * sends are synchronous (group_allgather.h): with sends that completed
  * once TCP had taken them, a member's flows into a link built queues of
- * megabytes, and a neighbour's ring flow that started later (its TCP
- * window small after an idle spell) crawled behind them for half a
- * second while the ring waited on it (docs/performance.md, forty-ninth
- * session).
+ * megabytes, and a neighbour's ring flow that started later (by all
+ * signs its TCP window small after an idle spell) crawled behind them
+ * for half a second while the ring waited on it (docs/performance.md,
+ * forty-ninth session).
  * A receive that failed once posted is still forwarded, and a failed
  * step does not stop the ring, so that no member is left waiting (its
  * error is returned).  A send or receive the MPI library refuses to post
