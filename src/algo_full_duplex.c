@@ -152,15 +152,16 @@ static int post_receives(ig_pair *pair, const range_view *v, const ig_xfer *x, i
     return rc;
 }
 
-/* Post my block to the remote process that owns it, whole or in
- * v->send_parts parts (cut as its receives are), into reqs.  (MPI takes
- * a send buffer as const; the cast only shares post_block.) */
+/* The remote process that owns my block. */
 static int owner_of_mine(const range_view *v)
 {
     return v->pv.remote_base +
            (ig_range_owner(v->pv.n_local, v->pv.n_remote, v->pv.local_index) + v->remote_turn) % v->pv.n_remote;
 }
 
+/* Post my block to the remote process that owns it, whole or in
+ * v->send_parts parts (cut as its receives are), into reqs.  (MPI takes
+ * a send buffer as const; the cast only shares post_block.) */
 static int post_send(ig_pair *pair, const range_view *v, const ig_xfer *x, MPI_Request *reqs)
 {
     return post_block(1, (void *)x->sbuf, x->scount, x->stype, owner_of_mine(v), v->send_parts, pair->comm, reqs);

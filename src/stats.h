@@ -47,9 +47,9 @@ void ig_stats_fallback(ig_fallback why);
 void ig_stats_erroneous(void);
 /* A direct step posted before the agreement (speculate.h), and one withdrawn. */
 void ig_stats_posted_early(void);
+void ig_stats_withdrawn(void);
 /* A block sent paced (ig_paced_send, p2p.h). */
 void ig_stats_paced_send(void);
-void ig_stats_withdrawn(void);
 /* How a call that started with the opening round (opening_plan.h) went on. */
 typedef enum {
     IG_OPENING_STAT_ENDED = 0,    /* every pair done after round one */
