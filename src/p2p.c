@@ -106,8 +106,10 @@ static int paced_step(MPI_Request *req, ig_paced_send *ps, int *rc)
         return 1;
     if (index == MPI_UNDEFINED) { /* nothing active (req is NULL or done): refill, or all sent */
         int posted = 0;
-        for (int w = 0; w < ps->window && ps->next < ps->parts; w++, posted = 1)
+        for (int w = 0; w < ps->window && ps->next < ps->parts; w++) {
             ig_err_keep(rc, paced_post(ps, &ps->slots[w]));
+            posted = 1;
+        }
         return !posted;
     }
     if (ps->slots[index - 1] == MPI_REQUEST_NULL)
