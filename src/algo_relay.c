@@ -57,6 +57,7 @@
 #include "blocks.h"
 #include "p2p.h"
 #include "relay_plan.h"
+#include "stats.h"
 #include "tags.h"
 
 #include <stdlib.h>
@@ -96,16 +97,36 @@ static int is_member(const relay_ctx *c, int b, int r)
 }
 
 /* Sends with at most `window` in flight (senders' pieces, and receivers'
- * relays, direct's window): p2p.h's ig_window_slot. */
+ * relays, direct's window): p2p.h's ig_window_slot.  Where pieces go
+ * whole, a sender's sends are synchronous (MPI_Issend: done once the
+ * receiver has matched them), so that its window bounds what is in the
+ * network, not only what the MPI library holds.  TCP takes an eager
+ * Isend into the socket at once, so with a window of 2 the plain relay's
+ * q pieces still left side by side, each owner's at 1/q of the sender's
+ * link, and no owner could relay until all were nearly through;
+ * synchronous, they leave one after another, as send_pieces means them
+ * to.  At 4+12 half duplex on the emulated cluster this took 256 KiB
+ * blocks (pieces of 21 KiB) from 103.6 to 92.0 ms and 64 KiB blocks from
+ * 23.0 to 22.2 ms.  Not in parts (with members, and the plain relay from
+ * about 720 KiB blocks at 4+12): at 4+12 with 4 MiB blocks one run of
+ * three calls in six took 1.83 to 1.90 s against 1.43 to 1.62 s, with
+ * the relays synchronous too or not (likely cause, not traced: a
+ * synchronous send ends once its acknowledgement has come back through
+ * the receiver's uplink, queued behind the receiver's relays).  Relays stay eager: synchronous,
+ * they cost 14 % at 64 KiB and 2 % at 1 MiB.  Fiftieth session,
+ * docs/performance.md. */
 typedef struct {
     MPI_Request *slots;
-    int window, posted;
+    int window, posted, synchronous;
 } windowed_sends;
 
 static int send_windowed(const relay_ctx *c, windowed_sends *ws, const void *buf, ig_piece pc, int dest, int tag)
 {
     int slot, rc = ig_window_slot(ws->slots, ws->window, ws->posted++, &slot);
-    ig_err_keep(&rc, PMPI_Isend(buf, (int)pc.length, MPI_BYTE, dest, tag, c->pair->comm, &ws->slots[slot]));
+    if (ws->synchronous)
+        ig_err_keep(&rc, PMPI_Issend(buf, (int)pc.length, MPI_BYTE, dest, tag, c->pair->comm, &ws->slots[slot]));
+    else
+        ig_err_keep(&rc, PMPI_Isend(buf, (int)pc.length, MPI_BYTE, dest, tag, c->pair->comm, &ws->slots[slot]));
     return rc;
 }
 
@@ -199,7 +220,9 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
     if (reqs == NULL)
         return MPI_ERR_NO_MEM;
     const char *base = (const char *)x->sbuf + true_lb;
-    windowed_sends ws = { .slots = reqs, .window = window };
+    windowed_sends ws = { .slots = reqs, .window = window, .synchronous = c->part_bytes == 0 };
+    if (ws.synchronous)
+        ig_stats_paced_send();
     rc = c->members > 0 ? send_to_members(c, &ws, base, block_bytes) : send_pieces(c, &ws, base, block_bytes);
     ig_err_keep(&rc, ig_waitall(window, reqs));
     ig_pair_requests_done(c->pair, reqs);

@@ -123,10 +123,14 @@ echo "ok INTERGATHER_ALGORITHM=relay, allgatherv layouts (calls it served: $(sum
 # with 3 senders and 9 receivers each receiver relays 3 x 8 = 24 pieces, so
 # the windowed path (waiting for a free slot) runs; the splits above relay
 # at most 8.
+# Its pieces go whole here (blocks of 1000 bytes), so every sender sends
+# them paced (synchronous sends, algo_relay.c): the summary counts one
+# paced block per sender and call the relay served.
 INTERGATHER_ALGORITHM=relay run_preloaded 12 "$TESTS_BIN/allgather_matrix" 3+9 1000
 expect_pass allgather_matrix
 expect_total alg-relay -gt 0
-echo "ok INTERGATHER_ALGORITHM=relay, 3+9"
+expect_total paced-sends -gt 0
+echo "ok INTERGATHER_ALGORITHM=relay, 3+9 (blocks sent paced: $(summary_total paced-sends))"
 
 # Pieces above 60 KiB travel in parts, one message each, where the model
 # says they pay (src/decide.c, IG_RELAY_PART_BYTES; within a node the
