@@ -109,12 +109,12 @@ static int is_member(const relay_ctx *c, int b, int r)
  * blocks (pieces of 21 KiB) from 103.6 to 92.0 ms and 64 KiB blocks from
  * 23.0 to 22.2 ms.  Not in parts (with members, and the plain relay from
  * about 720 KiB blocks at 4+12): at 4+12 with 4 MiB blocks one run of
- * three calls in six took 1.83 to 1.90 s against 1.43 to 1.62 s, with
+ * three calls in six took 1.83 to 1.90 s against 1.43 to 1.65 s, with
  * the relays synchronous too or not (likely cause, not traced: a
  * synchronous send ends once its acknowledgement has come back through
- * the receiver's uplink, queued behind the receiver's relays).  Relays stay eager: synchronous,
- * they cost 14 % at 64 KiB and 2 % at 1 MiB.  Fiftieth session,
- * docs/performance.md. */
+ * the receiver's uplink, queued behind the receiver's relays).  Relays
+ * stay eager: synchronous, they cost 14 % at 64 KiB and 2 % at 1 MiB.
+ * Fiftieth session, docs/performance.md. */
 typedef struct {
     MPI_Request *slots;
     int window, posted, synchronous;
