@@ -122,11 +122,10 @@ typedef struct {
 
 static int send_windowed(const relay_ctx *c, windowed_sends *ws, const void *buf, ig_piece pc, int dest, int tag)
 {
+    int (*post)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *) =
+        ws->synchronous ? PMPI_Issend : PMPI_Isend;
     int slot, rc = ig_window_slot(ws->slots, ws->window, ws->posted++, &slot);
-    if (ws->synchronous)
-        ig_err_keep(&rc, PMPI_Issend(buf, (int)pc.length, MPI_BYTE, dest, tag, c->pair->comm, &ws->slots[slot]));
-    else
-        ig_err_keep(&rc, PMPI_Isend(buf, (int)pc.length, MPI_BYTE, dest, tag, c->pair->comm, &ws->slots[slot]));
+    ig_err_keep(&rc, post(buf, (int)pc.length, MPI_BYTE, dest, tag, c->pair->comm, &ws->slots[slot]));
     return rc;
 }
 

@@ -48,7 +48,8 @@ void ig_stats_erroneous(void);
 /* A direct step posted before the agreement (speculate.h), and one withdrawn. */
 void ig_stats_posted_early(void);
 void ig_stats_withdrawn(void);
-/* A block sent paced (ig_paced_send, p2p.h). */
+/* A block sent paced (ig_paced_send, p2p.h; a relay sender's whole
+ * pieces, algo_relay.c). */
 void ig_stats_paced_send(void);
 /* How a call that started with the opening round (opening_plan.h) went on. */
 typedef enum {
