@@ -66,6 +66,11 @@
 # and a cluster's; host: the host's own, bbr on the machine the sessions up
 # to the forty-fifth measured on, whose flows starved one another on the
 # shaped links: docs/performance.md, forty-sixth session),
+# SLOW_START_AFTER_IDLE (every node's net.ipv4.tcp_slow_start_after_idle:
+# 1, Linux's default and this script's, restarts a connection's congestion
+# window after it has been idle for a retransmission timeout; 0 keeps it,
+# a common tuning of hosts that carry bursts: docs/performance.md,
+# fifty-first session, for what it changes here),
 # PHASES (default "latency peers arrival"; the link and node checks always run),
 # OUT and FIG (output folders; QUICK=1 writes to /tmp/igc-quick),
 # LINK_MIN (lowest acceptable fraction of RATE per link, default 0.85),
@@ -134,6 +139,7 @@ BURST=${BURST:-16k}
 GSO=${GSO:-16384}
 QUEUE=${QUEUE:-}
 CC=${CC:-cubic}
+SLOW_START_AFTER_IDLE=${SLOW_START_AFTER_IDLE:-1}
 if [ -n "${QUICK:-}" ]; then
     CONFIGS=${CONFIGS:-"4:4"}; SIZES=${SIZES:-64K,256K}; ITERS=${ITERS:-2}
     TUNED_ALGS=${TUNED_ALGS:-"0 4"}; TUNED_CONFIGS=${TUNED_CONFIGS:-"4:4"}; TUNED_SIZE=${TUNED_SIZE:-256K}
@@ -230,11 +236,12 @@ attach() { # attach NAMESPACE SWITCH_PORT ADDRESS
         ip -n "$IGC_PREFIX-sw" link set "$port" up &&
         ip -n "$ns" addr add "$addr/24" dev eth0 &&
         ip -n "$ns" link set eth0 up &&
-        congestion_control "$ns" "$addr"
+        congestion_control "$ns" "$addr" &&
+        ip netns exec "$ns" sysctl -qw net.ipv4.tcp_slow_start_after_idle="$SLOW_START_AFTER_IDLE"
 }
 
 # Every TCP connection of the node uses the congestion control CC (a route
-# attribute: the namespaces' sysctls are read-only here), unless CC=host.
+# attribute: the namespaces' congestion-control sysctl cannot be set here), unless CC=host.
 congestion_control() { # congestion_control NAMESPACE ADDRESS
     [ "$CC" = host ] ||
         ip -n "$1" route replace "$IGC_SUBNET.0/24" dev eth0 proto kernel scope link src "$2" congctl "$CC"
@@ -254,7 +261,7 @@ build_cluster() {
     done
     local cc=$CC
     [ "$cc" != host ] || cc="$(cat /proc/sys/net/ipv4/tcp_congestion_control) (the host's)"
-    echo "cluster: $NODES nodes at $RATE Mbit/s per direction (htb, burst $BURST, gso $GSO${QUEUE:+, queue $QUEUE}, TCP $cc), built in $((SECONDS - t0)) s" >&2
+    echo "cluster: $NODES nodes at $RATE Mbit/s per direction (htb, burst $BURST, gso $GSO${QUEUE:+, queue $QUEUE}, TCP $cc, slow start after idle $SLOW_START_AFTER_IDLE), built in $((SECONDS - t0)) s" >&2
 }
 
 # start_cluster NP: for an ad-hoc experiment of NP ranks (timeline.sh,
@@ -333,7 +340,8 @@ check_nodes() {
     n=$(sed -n 's/.*spans \([0-9]*\) node.*/\1/p' "$log" | sort -u)
     {
         echo "# scripts/cluster/run.sh node check, $(date -u '+%Y-%m-%d %H:%M UTC'): $np ranks, one per namespace;" \
-            "links of $RATE Mbit/s each way, htb burst $BURST, gso_max_size $GSO, TCP congestion control $CC"
+            "links of $RATE Mbit/s each way, htb burst $BURST, gso_max_size $GSO, TCP congestion control $CC," \
+            "slow start after idle $SLOW_START_AFTER_IDLE"
         grep -E 'spans [0-9]+ node|alg-' "$log"
     } >"$OUT/cluster-nodes.txt"
     if [ "$n" != "$np" ]; then
