@@ -16,7 +16,7 @@
 # intergather).  Prints every round's calls per build,
 # then per build and algorithm the median, mean, min and max over all
 # rounds.  Environment: OUT (default /tmp/igc-ab: one CSV of calls per
-# build and round), RATE, BURST, GSO, CC as run.sh.  The bench verifies
+# build and round), RATE, BURST, GSO, CC, SLOW_START_AFTER_IDLE as run.sh.  The bench verifies
 # every call byte for byte and exits non-zero on a mismatch, which stops
 # the run with its log's tail.
 set -uo pipefail

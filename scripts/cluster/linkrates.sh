@@ -18,7 +18,7 @@
 # LINK_GAP_S; at 0.1 s of idle links otherwise).
 # Environment: OUT (default
 # /tmp/igc-linkrates: samples.csv, bench.csv, calls.csv, report.csv, tcp.csv), RATE,
-# BURST, GSO, CC as run.sh; MPI_ENV: extra mpirun options (e.g. "-x
+# BURST, GSO, CC, SLOW_START_AFTER_IDLE as run.sh; MPI_ENV: extra mpirun options (e.g. "-x
 # INTERGATHER_ALGORITHM=direct").
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -68,8 +68,8 @@
 # shaped links: docs/performance.md, forty-sixth session),
 # SLOW_START_AFTER_IDLE (every node's net.ipv4.tcp_slow_start_after_idle:
 # 1, Linux's default and this script's, restarts a connection's congestion
-# window after it has been idle for a retransmission timeout; 0 keeps it,
-# a common tuning of hosts that carry bursts: docs/performance.md,
+# window after it has been idle for a retransmission timeout; 0 keeps it
+# (a host tuning some sites apply): docs/performance.md,
 # fifty-first session, for what it changes here),
 # PHASES (default "latency peers arrival"; the link and node checks always run),
 # OUT and FIG (output folders; QUICK=1 writes to /tmp/igc-quick),
