@@ -11,12 +11,16 @@
 # another built tree.  Each round runs the bench once per build (old
 # first in odd rounds, new first in even ones, each run with the kernel's
 # memory of earlier connections cleared), CALLS timed calls after one
-# warm-up, interleaved, 20 ms of idle network before each call; ALGOS the
+# warm-up, interleaved, GAP seconds of idle network before each call
+# (default 0.02, as in the sweeps; over a retransmission timeout, say 6,
+# every call starts on restarted TCP windows: docs/performance.md,
+# fifty-first session); ALGOS the
 # bench's --algos (default
 # intergather).  Prints every round's calls per build,
 # then per build and algorithm the median, mean, min and max over all
 # rounds.  Environment: OUT (default /tmp/igc-ab: one CSV of calls per
-# build and round), RATE, BURST, GSO, CC, SLOW_START_AFTER_IDLE as run.sh.  The bench verifies
+# build and round), GAP (above), RATE, BURST, GSO, CC, SLOW_START_AFTER_IDLE
+# as run.sh.  The bench verifies
 # every call byte for byte and exits non-zero on a mismatch, which stops
 # the run with its log's tail.
 set -uo pipefail
@@ -25,6 +29,7 @@ top=$(cd "$here/../.." && pwd)
 old=${1:?OLD (commit or built tree)} p=${2:?P} q=${3:?Q} bytes=${4:?BYTES} duplex=${5:?half or full}
 rounds=${6:?ROUNDS} calls=${7:?CALLS} algos=${8:-intergather}
 OUT=${OUT:-/tmp/igc-ab}
+gap=${GAP:-0.02}
 mkdir -p "$OUT"
 
 # The old build: a directory as given, or a worktree of the commit.
@@ -64,7 +69,7 @@ for r in $(seq 1 "$rounds"); do
         tree=$top
         [ "$build" = old ] && tree=$old_tree
         cluster_mpirun $((p + q)) -- "$tree/bench/intergather-bench" -p "$p" --duplex "$duplex" --sizes "$bytes" \
-            --iters "$calls" --warmup 1 --interleave --gap 0.02 --algos "$algos" \
+            --iters "$calls" --warmup 1 --interleave --gap "$gap" --algos "$algos" \
             --csv "$OUT/$build-$r.csv" --calls "$OUT/$build-$r-calls.csv" >"$OUT/$build-$r.log" 2>&1 ||
             { tail "$OUT/$build-$r.log" >&2; exit 1; }
         echo "$build round $r: $(awk -F, 'NR > 1 { printf "%s %.4f  ", $2, $8 }' "$OUT/$build-$r-calls.csv")"
