@@ -237,7 +237,7 @@ attach() { # attach NAMESPACE SWITCH_PORT ADDRESS
         ip -n "$ns" addr add "$addr/24" dev eth0 &&
         ip -n "$ns" link set eth0 up &&
         congestion_control "$ns" "$addr" &&
-        ip netns exec "$ns" sysctl -qw net.ipv4.tcp_slow_start_after_idle="$SLOW_START_AFTER_IDLE"
+        idle_restart "$ns"
 }
 
 # Every TCP connection of the node uses the congestion control CC (a route
@@ -245,6 +245,16 @@ attach() { # attach NAMESPACE SWITCH_PORT ADDRESS
 congestion_control() { # congestion_control NAMESPACE ADDRESS
     [ "$CC" = host ] ||
         ip -n "$1" route replace "$IGC_SUBNET.0/24" dev eth0 proto kernel scope link src "$2" congctl "$CC"
+}
+
+# The node's net.ipv4.tcp_slow_start_after_idle, written only where it
+# differs from SLOW_START_AFTER_IDLE: a new namespace starts at Linux's 1,
+# so the default needs no write (on a host where the namespaces' sysctls
+# cannot be written, only an explicit 0 fails).
+idle_restart() { # idle_restart NAMESPACE
+    local key=net.ipv4.tcp_slow_start_after_idle
+    [ "$(ip netns exec "$1" sysctl -n "$key")" = "$SLOW_START_AFTER_IDLE" ] ||
+        ip netns exec "$1" sysctl -qw "$key=$SLOW_START_AFTER_IDLE"
 }
 
 build_cluster() {
