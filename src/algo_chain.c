@@ -178,7 +178,7 @@ int ig_alg_chain(ig_pair *pair, const ig_xfer *x, const ig_step *step)
     /* ig_algorithm_run fitted the pair's room to p m + window requests, so
      * m fits an int. */
     chain_ctx c = { .pair = pair, .x = x, .p = pair->p, .q = pair->q, .m = (int)ig_step_chain_segments(step),
-                    .block_bytes = (MPI_Aint)step->relay_bytes, .seg_bytes = (MPI_Aint)step->segment_bytes };
+                    .block_bytes = (MPI_Aint)step->max_block_bytes, .seg_bytes = (MPI_Aint)step->segment_bytes };
     if (c.block_bytes == 0)
         c.seg_bytes = 0;
     if (!ig_pair_is_sender(pair)) {

@@ -2,7 +2,10 @@
  * The paper's fully connected algorithm (section III), half duplex: moves
  * the bytes the plan (fc_plan.c) describes.  The broadcast stage uses the
  * MPI library's tuned MPI_Bcast on the pair's sub-communicators, as the
- * paper does; the allgather stage is run as step->stage[1] says
+ * paper does, where the call's blocks move as bytes
+ * (step->bcast_in_bytes); otherwise (every MPI_Allgatherv, blocks not in
+ * order) intergather's own binomial tree, each member with its own types
+ * (fc_bcast).  The allgather stage is run as step->stage[1] says
  * (group_allgather.c).  With p > q this is the paper's plan, in which the
  * p - q extra senders join the receivers' allgather (INTERGATHER_MANY_SENDERS
  * =join); the default for p > q is algo_spread.c.

@@ -31,7 +31,7 @@
 #include "group_allgather.h"
 #include "p2p.h"
 #include "range_partition.h"
-#include "relay_plan.h"
+#include "byte_pieces.h"
 #include "tags.h"
 
 #include <stdlib.h>
@@ -104,7 +104,7 @@ static int bytes_of(int count, MPI_Datatype type, MPI_Aint *true_lb, MPI_Count *
  * (group_allgather.h). */
 static ig_piece part_of(MPI_Count bytes, int parts, int i)
 {
-    return ig_relay_piece((uint64_t)bytes, parts, i);
+    return ig_byte_piece((uint64_t)bytes, parts, i);
 }
 
 /* Post one block as a send to or a receive from `peer`, whole (count

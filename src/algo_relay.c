@@ -132,7 +132,7 @@ static int send_windowed(const relay_ctx *c, windowed_sends *ws, const void *buf
 /* Parts of a piece. */
 static int parts_in(const relay_ctx *c, ig_piece pc)
 {
-    return ig_relay_part_count(pc.length, c->part_bytes);
+    return ig_byte_part_count(pc.length, c->part_bytes);
 }
 
 /* Plain relay: the sender's pieces go out one after another, so that the
@@ -142,9 +142,9 @@ static int send_pieces(const relay_ctx *c, windowed_sends *ws, const char *base,
     int rc = MPI_SUCCESS, me = c->pair->rank;
     for (int t = 0; t < c->q; t++) {
         int owner = ig_relay_owner_at(c->p, c->q, me, t);
-        ig_piece pc = ig_relay_piece(block_bytes, c->q, owner);
+        ig_piece pc = ig_byte_piece(block_bytes, c->q, owner);
         for (int u = 0, parts = parts_in(c, pc); u < parts; u++) {
-            ig_piece part = ig_relay_part(pc, c->part_bytes, u);
+            ig_piece part = ig_byte_part(pc, c->part_bytes, u);
             ig_err_keep(&rc, send_windowed(c, ws, base + part.offset, part, c->p + owner, IG_TAG_DIRECT));
         }
     }
@@ -165,10 +165,10 @@ static int send_member_part(const relay_ctx *c, windowed_sends *ws, const char *
                             int shift, int u)
 {
     int me = c->pair->rank, d = c->members;
-    ig_piece pc = ig_relay_piece(block_bytes, d, (t + shift) % d);
+    ig_piece pc = ig_byte_piece(block_bytes, d, (t + shift) % d);
     if (u < 0 || u >= parts_in(c, pc))
         return MPI_SUCCESS;
-    ig_piece part = ig_relay_part(pc, c->part_bytes, u);
+    ig_piece part = ig_byte_part(pc, c->part_bytes, u);
     return send_windowed(c, ws, base + part.offset, part, c->p + ig_relay_owner_at(c->p, c->q, me, t),
                          shift == 0 ? IG_TAG_DIRECT : relay_tag(me));
 }
@@ -181,7 +181,7 @@ static int send_member_part(const relay_ctx *c, windowed_sends *ws, const char *
  * forty-first session's order) the relays took all but one flow's fair
  * share of each member's link, and the rest of the block came last, at
  * its sender's link split d ways, after the relays were done: at 4+12
- * with 4 MiB blocks 79 % of the receiver-link bound against 84 to 87 %
+ * with 4 MiB blocks 78 to 80 % of the receiver-link bound against 85 to 86 %
  * interleaved; with no lead the last own part is relayed after the
  * stream has ended (docs/performance.md, forty-fifth session).  A lead of
  * half rather than a third: its slow calls are those in which one
@@ -191,7 +191,7 @@ static int send_member_part(const relay_ctx *c, windowed_sends *ws, const char *
 static int send_to_members(const relay_ctx *c, windowed_sends *ws, const char *base, uint64_t block_bytes)
 {
     int rc = MPI_SUCCESS, d = c->members;
-    int most_parts = parts_in(c, ig_relay_piece(block_bytes, d, 0)); /* the first pieces are the longest */
+    int most_parts = parts_in(c, ig_byte_piece(block_bytes, d, 0)); /* the first pieces are the longest */
     int lead = (most_parts + 1) / 2; /* half of the parts, rounded up */
     for (int round = 0; round < most_parts + lead; round++) {
         for (int t = 0; t < d; t++)
@@ -237,7 +237,7 @@ static uint64_t received_bytes(const relay_ctx *c, int b)
 /* Piece j of block b. */
 static ig_piece piece_of(const relay_ctx *c, int b, int j)
 {
-    return ig_relay_piece(received_bytes(c, b), pieces_of_block(c), j);
+    return ig_byte_piece(received_bytes(c, b), pieces_of_block(c), j);
 }
 
 /* A part of block b in this receiver's buffer. */
@@ -261,7 +261,7 @@ enum { RUN_BLOCK, RUN_FIRST, RUN_PARTS, RUN_NEXT, RUN_INTS };
 /* Part u of piece pc of block b, from source, into the next request. */
 static int post_part(const relay_ctx *c, receives *r, int b, ig_piece pc, int u, int source, int tag)
 {
-    ig_piece part = ig_relay_part(pc, c->part_bytes, u);
+    ig_piece part = ig_byte_part(pc, c->part_bytes, u);
     return PMPI_Irecv(part_at(c, b, part), (int)part.length, MPI_BYTE, source, tag, c->pair->comm,
                       &r->reqs[r->posted++]);
 }
@@ -343,7 +343,7 @@ static int relay_run(const relay_ctx *c, receives *r, int *run, windowed_sends *
     ig_piece pc = piece_of(c, b, own);
     for (; run[RUN_NEXT] < run[RUN_PARTS] && r->reqs[run[RUN_FIRST] + run[RUN_NEXT]] == MPI_REQUEST_NULL;
          run[RUN_NEXT]++) {
-        ig_piece part = ig_relay_part(pc, c->part_bytes, run[RUN_NEXT]);
+        ig_piece part = ig_byte_part(pc, c->part_bytes, run[RUN_NEXT]);
         for (int d = 1; d < c->q; d++) {
             int to = (me + d) % c->q;
             if (!is_member(c, b, to))

@@ -146,7 +146,7 @@ static int ring_step(ring_ctx *c, int step)
 int ig_alg_ring(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
     ring_ctx c = { .pair = pair, .schedule = step->ring_schedule, .x = x,
-                   .slot_bytes = (int)step->relay_bytes }; /* the decision keeps it <= INT_MAX */
+                   .slot_bytes = (int)step->max_block_bytes }; /* the decision keeps it <= INT_MAX */
     int rc = MPI_SUCCESS;
     if (ig_pair_is_sender(pair)) {
         size_t slots = (size_t)ig_ring_sender_slots(c.schedule, pair->p, pair->q);

@@ -13,8 +13,8 @@
 #ifndef IG_ALGORITHMS_H
 #define IG_ALGORITHMS_H
 
+#include "group_stage.h"
 #include "intergather.h"
-#include "settings.h"
 
 #include <stdint.h>
 
@@ -34,9 +34,9 @@ typedef struct {
      * senders, or the low group in full duplex) and by its second group
      * (the receivers, or the high group): IG_GROUP_STAGE_MPI or _RING. */
     ig_group_stage stage[2];
-    uint64_t relay_bytes;     /* half duplex: the senders' largest block, in bytes (ring: room for one relayed
-                               * block; chain: a block's bytes; relay: the block its pieces are cut from);
-                               * 0 where both groups send in one step */
+    uint64_t max_block_bytes; /* half duplex: the senders' largest block, in bytes (ring: room for one
+                               * relayed block; chain: a block's bytes; the relay's receivers' room in
+                               * decide.c); 0 where both groups send in one step */
     int window;               /* direct, chain, relay (a receiver's relays), full duplex's ring stage in
                                * parts: sends a process keeps in flight at once */
     int piece_window;         /* relay: pieces a sender keeps in flight at once */
@@ -61,13 +61,13 @@ typedef struct {
     uint64_t largest_sent[2];
 } ig_step;
 
-/* The chain's segments per block: the block (relay_bytes) cut into
+/* The chain's segments per block: the block (max_block_bytes) cut into
  * segment_bytes pieces, or 1 when blocks move whole. */
 static inline int64_t ig_step_chain_segments(const ig_step *step)
 {
-    if (step->segment_bytes == 0 || step->relay_bytes == 0)
+    if (step->segment_bytes == 0 || step->max_block_bytes == 0)
         return 1;
-    return (int64_t)((step->relay_bytes + step->segment_bytes - 1) / step->segment_bytes);
+    return (int64_t)((step->max_block_bytes + step->segment_bytes - 1) / step->segment_bytes);
 }
 
 /* Whether a process of group `group` (0 low, 1 high) is in the first group

@@ -47,7 +47,7 @@
 #define IG_RELAY_MAX_MESSAGES 4096
 
 /* The relay's parts (algo_relay.c): a piece larger than IG_EAGER_PART_BYTES
- * (relay_plan.h) travels in parts of at most that size, each one message,
+ * (byte_pieces.h) travels in parts of at most that size, each one message,
  * so that its owner relays the first while the rest still arrive, each
  * without a handshake.
  * At 4+12 on the emulated cluster, with 1 and 4 MiB blocks (pieces of 87
@@ -96,8 +96,8 @@ static int relay_pieces(int q, int members)
 static uint64_t relay_part_bytes(uint64_t largest, int p, int q, int members)
 {
     int pieces = relay_pieces(q, members);
-    uint64_t piece = ig_relay_piece(largest, pieces, 0).length; /* the first pieces are the longest */
-    int parts = ig_relay_part_count(piece, IG_EAGER_PART_BYTES);
+    uint64_t piece = ig_byte_piece(largest, pieces, 0).length; /* the first pieces are the longest */
+    int parts = ig_byte_part_count(piece, IG_EAGER_PART_BYTES);
     int64_t cap = (int64_t)relay_parts_cap(p, q) * q / pieces;
     parts = parts < cap ? parts : (int)cap;
     return parts > 1 ? (piece + (uint64_t)parts - 1) / (uint64_t)parts : 0;
@@ -173,8 +173,8 @@ void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *
     } else if (step->algorithm == IG_ALG_RELAY) {
         /* The largest piece's parts (every other piece has at most as many). */
         int pieces = relay_pieces(q, step->relay_members);
-        uint64_t piece = ig_relay_piece(step->relay_bytes, pieces, 0).length;
-        need = (int64_t)p * pieces * ig_relay_part_count(piece, step->segment_bytes) + window;
+        uint64_t piece = ig_byte_piece(step->max_block_bytes, pieces, 0).length;
+        need = (int64_t)p * pieces * ig_byte_part_count(piece, step->segment_bytes) + window;
         *ints = max_int(*ints, relay_ints(p));
     } else if (step->algorithm == IG_ALG_FULL_DUPLEX) {
         /* Group 0 (the pair's first) gathers group 1's q blocks, and back. */
@@ -302,7 +302,7 @@ static ig_step step_of(ig_algorithm a, int sender, const ig_shape *sh, const ig_
 {
     return (ig_step){ .algorithm = a, .sender = sender, .ring_schedule = s->ring_schedule,
                       .stage = { IG_GROUP_STAGE_MPI, IG_GROUP_STAGE_MPI },
-                      .relay_bytes = sender >= 0 ? sh->max_block[sender] : 0, .window = IG_DIRECT_WINDOW };
+                      .max_block_bytes = sender >= 0 ? sh->max_block[sender] : 0, .window = IG_DIRECT_WINDOW };
 }
 
 /* The fully connected family's plan for one direction: the paper's fc,
@@ -516,10 +516,6 @@ void ig_decide_on_one_pair(const ig_shape *sh, const ig_settings *s, ig_choice *
     c->steps[0] = direct ? step_of(IG_ALG_DIRECT, -1, sh, s) : ig_decide_one_exchange(sh, 0, s);
 }
 
-/* Both groups send: the cheapest of one exchange (full-duplex algorithm),
- * the direct algorithm both ways at once, two half-duplex passes (the only
- * way for the ring, which runs its schedule once per direction) and the MPI
- * library.  A forced algorithm runs where it can. */
 /* Where the direct algorithm both ways at once is weighed (decide_full):
  * within a node, and between nodes for blocks of at most
  * IG_DIRECT_FULL_NET_MAX_BYTES.  At 4 and 16 KiB on the emulated cluster
@@ -534,7 +530,10 @@ int ig_decide_direct_full_weighed(const ig_shape *sh)
            (sh->max_block[0] <= IG_DIRECT_FULL_NET_MAX_BYTES && sh->max_block[1] <= IG_DIRECT_FULL_NET_MAX_BYTES);
 }
 
-
+/* Both groups send: the cheapest of one exchange (full-duplex algorithm),
+ * the direct algorithm both ways at once, two half-duplex passes (the only
+ * way for the ring, which runs its schedule once per direction) and the MPI
+ * library.  A forced algorithm runs where it can. */
 static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choice *c, double native)
 {
     const ig_cost_params *m = model_of(sh, s);

@@ -4,8 +4,8 @@
  * topology hint turn into a choice; dispatch (serve.c) only carries the
  * choice out, and the algorithms read no setting.
  *
- * Both steps take only inputs that every process of both groups holds
- * alike: the settings (checked equal on every process when the
+ * Every function here that chooses a call's path takes only inputs that
+ * every process of both groups holds alike: the settings (checked equal on every process when the
  * communicator's cache is built) and the call's shape (shape.h, computed
  * from numbers the processes exchanged).  So every process takes the same
  * path, whatever its own arguments look like.  Unit-tested by enumeration:
@@ -164,10 +164,9 @@ int ig_decide_opening_skip_next(const ig_shape *sh, int allgatherv, int64_t max_
  * is erroneous, empty, or has a process that cannot be served).  The next
  * call is predicted unlike the last one only where, the last three times
  * the same two classes came, the call after them was unlike the last one
- * each time; otherwise like the last call,
- * the rule before the twenty-eighth session (the history starts as if
+ * each time; otherwise like the last call (the history starts as if
  * after two small calls).  So a program that calls with the same sizes
- * again skips from its second large call on, as before, and one that
+ * again skips from its second large call on, and one that
  * alternates small and large calls (a header and its data, say), or
  * repeats any other pattern of period 2 or 3, learns it within four
  * periods: its small calls then run in the round and its large ones go

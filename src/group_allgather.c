@@ -8,6 +8,10 @@
  *         network; Open MPI's default choice for large blocks ran at about
  *         half the link rate on the emulated cluster (docs/performance.md).
  *
+ * and, for the full-duplex algorithm only, the ring in parts
+ * (ig_group_ring_in_parts): the same ring with each block cut into parts
+ * that a member forwards as soon as each has come (step->stage_parts).
+ *
  * Deviation from the paper, which runs this stage as MPI_Allgather: the
  * default (INTERGATHER_GROUP_ALLGATHER=auto) hands large blocks to the
  * ring, because the paper's bandwidth term (p - 1) k t_w for this stage
@@ -17,7 +21,7 @@
 
 #include "blocks.h"
 #include "p2p.h"
-#include "relay_plan.h"
+#include "byte_pieces.h"
 #include "stats.h"
 #include "tags.h"
 
@@ -70,7 +74,7 @@ typedef struct {
  * bytes cut as the relay cuts a block into pieces) as bytes. */
 static char *unit_at(const ring_units *r, int k, int u, int *len)
 {
-    ig_piece part = ig_relay_piece((uint64_t)r->bytes, r->parts, u % r->parts);
+    ig_piece part = ig_byte_piece((uint64_t)r->bytes, r->parts, u % r->parts);
     *len = (int)part.length;
     return (char *)ig_offset(r->buf, r->displs[k] + u / r->parts, r->extent) + r->true_lb + (MPI_Aint)part.offset;
 }

@@ -6,7 +6,7 @@
 #define IG_GROUP_ALLGATHER_H
 
 #include "p2p.h"
-#include "settings.h"
+#include "group_stage.h"
 
 #include <mpi.h>
 
@@ -23,8 +23,8 @@ int ig_group_allgatherv(void *buf, const int *counts, const int *displs, MPI_Dat
  * piece of memory: its size in bytes from its true lower bound) cut into
  * `parts` byte ranges, each one message; every receive posted first, each
  * part forwarded to the right as soon as it has arrived, at most `window`
- * sends in flight; part i of an element is ig_relay_piece(its bytes,
- * parts, i) (relay_plan.h), as whoever feeds the ring parts cuts it.
+ * sends in flight; part i of an element is ig_byte_piece(its bytes,
+ * parts, i) (byte_pieces.h), as whoever feeds the ring parts cuts it.
  * Each send is synchronous, so that at most `window` parts of a member's
  * stream are in the network at once (ig_paced_send, p2p.h, says why).
  * `reqs` holds ig_group_ring_parts_requests(...) requests.

@@ -466,16 +466,16 @@ static int pair_by_pair_outcome(const opening *o, int rc)
  * microsecond).  `self` holds the largest expected block; expect_total
  * the sum over the peers. */
 static int judged_small(ig_comm_cache *cache, const ig_settings *s, const ig_opening_self *self,
-                        int64_t expect_total)
+                        int64_t expect_total, int allgatherv)
 {
     ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
     if (m->send == self->send && m->expect == self->expect && m->expect_total == expect_total &&
-        m->allgatherv == self->stays)
+        m->allgatherv == allgatherv)
         return m->small;
     int n[2], group = ig_comm_cache_group_sizes(cache, n), nodes = ig_comm_cache_nodes(cache);
     int over = ig_comm_cache_oversubscribed(cache);
     int64_t max_bytes = ig_comm_cache_opening_max_bytes(cache);
-    if (self->stays)
+    if (allgatherv)
         m->small = ig_decide_opening_sends_v(group, self->send, self->expect, expect_total, n[0], n[1], nodes, over,
                                              max_bytes, s);
     else
@@ -483,7 +483,7 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, const ig_ope
     m->send = self->send;
     m->expect = self->expect;
     m->expect_total = expect_total;
-    m->allgatherv = self->stays;
+    m->allgatherv = allgatherv;
     return m->small;
 }
 
@@ -540,7 +540,7 @@ static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, co
      * (the model, asked about empty sizes, answers with an empty call). */
     int empty = self.stays && self.send == 0 && self.expect == 0;
     self.small = c->local_reason == IG_FALLBACK_NONE &&
-                 (empty || judged_small(cache, s, &self, total));
+                 (empty || judged_small(cache, s, &self, total, c->op == IG_OP_ALLGATHERV));
     /* An MPI_Allgatherv sender that expects nothing leaves early after all
      * where it has learnt that its receivers are small with this block
      * (above): a program calling with the same sizes again, small, pays

@@ -101,7 +101,7 @@
 #ifndef IG_OPENING_PLAN_H
 #define IG_OPENING_PLAN_H
 
-#include "relay_plan.h"
+#include "byte_pieces.h"
 
 #include <stdint.h>
 
@@ -126,7 +126,7 @@ enum { IG_OPENING_TAG_VERDICT = 1, IG_OPENING_TAG_LATE = 2, IG_OPENING_TAG_PIECE
  * and their tags say only "this size or more". */
 int64_t ig_opening_max_bytes(int64_t tag_ub);
 
-/* The size of a piece (above): one eager message (relay_plan.h). */
+/* The size of a piece (above): one eager message (byte_pieces.h). */
 #define IG_OPENING_PIECE_BYTES ((int64_t)IG_EAGER_PART_BYTES)
 
 static inline int64_t ig_opening_piece_count(int64_t bytes)

@@ -1,6 +1,6 @@
 #include "p2p.h"
 
-#include "relay_plan.h"
+#include "byte_pieces.h"
 #include "stats.h"
 
 #include <stddef.h>
@@ -59,7 +59,7 @@ static int paced_post(ig_paced_send *ps, MPI_Request *slot)
     *slot = MPI_REQUEST_NULL;
     if (ps->next >= ps->parts)
         return MPI_SUCCESS;
-    ig_piece part = ig_relay_piece((uint64_t)ps->bytes, ps->parts, ps->next++);
+    ig_piece part = ig_byte_piece((uint64_t)ps->bytes, ps->parts, ps->next++);
     int err = PMPI_Issend(ps->base + part.offset, (int)part.length, MPI_BYTE, ps->dest, ps->tag, ps->comm, slot);
     if (err != MPI_SUCCESS)
         *slot = MPI_REQUEST_NULL;

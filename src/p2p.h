@@ -23,8 +23,8 @@ int ig_waitall_status(int n, MPI_Request *reqs, MPI_Status *stats);
 int ig_window_slot(MPI_Request *slots, int window, int posted, int *slot);
 
 /* One block sent to one peer while the caller goes on with other work:
- * cut into `parts` byte ranges as ig_relay_piece cuts a block
- * (relay_plan.h), each a synchronous send, at most `window` of them
+ * cut into `parts` byte ranges as ig_byte_piece cuts a block
+ * (byte_pieces.h), each a synchronous send, at most `window` of them
  * unfinished; the next part is posted whenever the caller waits through
  * ig_paced_wait.  A synchronous send finishes once the receiver has
  * matched it, so at most `window` parts of the block are ever in the

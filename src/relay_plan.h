@@ -30,32 +30,9 @@
 #ifndef IG_RELAY_PLAN_H
 #define IG_RELAY_PLAN_H
 
+#include "byte_pieces.h"
+
 #include <stdint.h>
-
-/* The largest part intergather sends as one message where it cuts a block
- * or a piece so that each part goes without a handshake between nodes:
- * below Open MPI's TCP eager limit (64 KiB with the message header).  The
- * relay's parts and the full-duplex ring stage's (decide.c) and the
- * opening round's pieces (opening_plan.h) all use it; where a site lowered
- * the limit, parts travel as the whole would, only in more messages. */
-#define IG_EAGER_PART_BYTES 61440
-
-typedef struct {
-    uint64_t offset, length; /* bytes into the block */
-} ig_piece;
-
-/* Piece j (0 <= j < q) of a block of `block_bytes`: the q pieces are
- * disjoint, cover the block in order, and differ in length by at most one. */
-ig_piece ig_relay_piece(uint64_t block_bytes, int q, int j);
-
-/* Parts: a piece travels, from its sender to its owner and from its owner
- * on, in messages of at most `part_bytes` bytes (0: the whole piece in one
- * message), so that an owner relays the first part while the rest still
- * arrive.  The number of parts of a piece of `piece_bytes` (at least 1),
- * and part u of it (0 <= u < that number): disjoint, in order, covering
- * the piece, each but the last exactly `part_bytes` long. */
-int ig_relay_part_count(uint64_t piece_bytes, uint64_t part_bytes);
-ig_piece ig_relay_part(ig_piece piece, uint64_t part_bytes, int u);
 
 /* The owner sender `sender` sends its t-th piece to (0 <= t < q). */
 int ig_relay_owner_at(int p, int q, int sender, int t);

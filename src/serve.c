@@ -88,7 +88,21 @@ static int execute(const ig_xfer *x, const ig_choice *ch, ig_comm_cache *cache, 
 }
 
 /* The agreement, the decision and the steps, on the call's buffers x
- * (built before the agreement; see ig_serve). */
+ * (built before the agreement; see ig_serve), in this order:
+ *   1. early posting readies its guess (speculate.c) and the agreement
+ *      starts (agree.c);
+ *   2. where a process's own arguments lead to the direct algorithm, it
+ *      posts that step while the agreement runs;
+ *   3. the agreement ends: every process holds the same shape (shape.h);
+ *   4. the opening round learns the agreed shape (opening.c), and the
+ *      decision chooses from it (decide.c);
+ *   5. every process settles early posting jointly: kept or withdrawn;
+ *   6. a call that skipped the opening round but has a process that
+ *      cannot be served goes through the round now;
+ *   7. the choice is carried out: native, empty, erroneous (served point
+ *      to point) or served by its steps.
+ * Returns 1 where intergather handled the call (its outcome, an error
+ * included, in *rc), 0 where the caller hands it to the MPI library. */
 static int serve_agreed(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache, const ig_settings *s,
                         int skipped_opening, int *rc)
 {

@@ -11,6 +11,7 @@
 #define IG_SETTINGS_H
 
 #include "cost_model.h"
+#include "group_stage.h"
 #include "intergather.h" /* ig_ring_kind */
 
 #include <stddef.h>
@@ -56,14 +57,6 @@ typedef enum {
     IG_MANY_SENDERS_JOIN        /* the paper: the p - q extra senders join the receivers' allgather */
 } ig_many_senders;
 
-/* Who runs the fully connected algorithms' intra-group allgather stage.  The
- * setting may say AUTO; a decision (decide.c) is always MPI or RING. */
-typedef enum {
-    IG_GROUP_STAGE_AUTO = 0, /* ring from IG_GROUP_RING_MIN_BYTES per member, else mpi (default) */
-    IG_GROUP_STAGE_MPI,      /* the MPI library's tuned collective, as the paper */
-    IG_GROUP_STAGE_RING,     /* intergather's neighbour ring: (n-1) k t_w on any network */
-    IG_GROUP_STAGE_COUNT
-} ig_group_stage;
 
 /* Where AUTO switches the group stage from the MPI library's allgather to
  * intergather's ring: the bytes one member contributes.  Large blocks are

@@ -163,10 +163,10 @@ static const char *case_text(const test_case *t)
     for (int i = 0; i < 2 && i < t->got->nsteps && len < (int)sizeof buf; i++) {
         const ig_step *st = &t->got->steps[i];
         len += snprintf(buf + len, sizeof buf - (size_t)len,
-                        "\n  step %d: algorithm=%d sender=%d ring_schedule=%d stage=(%d,%d) relay_bytes=%" PRIu64
+                        "\n  step %d: algorithm=%d sender=%d ring_schedule=%d stage=(%d,%d) max_block_bytes=%" PRIu64
                         " window=%d",
                         i, (int)st->algorithm, st->sender, (int)st->ring_schedule, (int)st->stage[0],
-                        (int)st->stage[1], st->relay_bytes, st->window);
+                        (int)st->stage[1], st->max_block_bytes, st->window);
     }
     return buf;
 }
@@ -206,7 +206,7 @@ static ig_step want_chain(const ig_shape *sh, int sender, int allgatherv, const 
     const ig_cost_params *m = want_model(sh, s);
     st.algorithm = IG_ALG_CHAIN;
     st.sender = sender;
-    st.relay_bytes = sh->max_block[sender];
+    st.max_block_bytes = sh->max_block[sender];
     double seg = sh->scattered || allgatherv ? 0 : ig_chain_segment(p, q, block, 65536.0, m);
     seg = seg < INT_MAX ? seg : INT_MAX; /* one message: an int count */
     st.segment_bytes = seg >= block ? 0 : (uint64_t)seg;
@@ -303,7 +303,7 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
     if (want_ring(s)) {
         st.algorithm = IG_ALG_RING;
         st.ring_schedule = s->ring_schedule;
-        st.relay_bytes = sh->max_block[sender];
+        st.max_block_bytes = sh->max_block[sender];
         return st;
     }
     if (s->algorithm == IG_ALG_DIRECT) {
@@ -475,8 +475,8 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
     case IG_ALG_RING:
         REQUIRE(g->ring_schedule == w->ring_schedule, "step %d: ring_schedule %d, want %d%s", i, g->ring_schedule,
                 w->ring_schedule, case_text(t));
-        REQUIRE(g->relay_bytes == w->relay_bytes, "step %d: relay_bytes %" PRIu64 ", want %" PRIu64 "%s", i,
-                g->relay_bytes, w->relay_bytes, case_text(t));
+        REQUIRE(g->max_block_bytes == w->max_block_bytes, "step %d: max_block_bytes %" PRIu64 ", want %" PRIu64 "%s", i,
+                g->max_block_bytes, w->max_block_bytes, case_text(t));
         break;
     case IG_ALG_DIRECT:
         REQUIRE(g->window == DIRECT_WINDOW, "step %d: window %d, want %d%s", i, g->window, DIRECT_WINDOW,
@@ -495,9 +495,9 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
                 w->relay_members, case_text(t));
         break;
     case IG_ALG_CHAIN:
-        REQUIRE(g->relay_bytes == w->relay_bytes && g->segment_bytes == w->segment_bytes,
+        REQUIRE(g->max_block_bytes == w->max_block_bytes && g->segment_bytes == w->segment_bytes,
                 "step %d: chain block %" PRIu64 " segment %" PRIu64 ", want %" PRIu64 " %" PRIu64 "%s", i,
-                g->relay_bytes, g->segment_bytes, w->relay_bytes, w->segment_bytes, case_text(t));
+                g->max_block_bytes, g->segment_bytes, w->max_block_bytes, w->segment_bytes, case_text(t));
         break;
     case IG_ALG_FULL_DUPLEX:
         REQUIRE(g->stage[0] == w->stage[0], "step %d: stage[0] %d, want %d%s", i, g->stage[0], w->stage[0],
@@ -554,7 +554,7 @@ static void require_mirror_step(const test_case *t, const ig_step *a, const ig_s
     REQUIRE(m->sender == (a->sender < 0 ? -1 : 1 - a->sender), "mirror: sender %d vs %d%s", a->sender, m->sender,
             case_text(t));
     REQUIRE(a->ring_schedule == m->ring_schedule, "mirror: ring_schedule%s", case_text(t));
-    REQUIRE(a->relay_bytes == m->relay_bytes, "mirror: relay_bytes%s", case_text(t));
+    REQUIRE(a->max_block_bytes == m->max_block_bytes, "mirror: max_block_bytes%s", case_text(t));
     REQUIRE(a->window == m->window, "mirror: window %d vs %d%s", a->window, m->window, case_text(t));
     REQUIRE(a->segment_bytes == m->segment_bytes, "mirror: segment_bytes%s", case_text(t));
     REQUIRE(a->relay_members == m->relay_members, "mirror: relay_members%s", case_text(t));
@@ -1052,14 +1052,14 @@ static int requests_held(const ig_step *st, int p, int q)
         return most;
     }
     case IG_ALG_CHAIN: { /* a receiver: p blocks of m segments (the sender: m) */
-        uint64_t m = st->segment_bytes > 0 && st->relay_bytes > 0
-                         ? (st->relay_bytes + st->segment_bytes - 1) / st->segment_bytes
+        uint64_t m = st->segment_bytes > 0 && st->max_block_bytes > 0
+                         ? (st->max_block_bytes + st->segment_bytes - 1) / st->segment_bytes
                          : 1;
         return (int)(p * m) + st->window;
     }
     case IG_ALG_RELAY: { /* a receiver: p q pieces (p d with members) in up to m parts (a sender: its window) */
         int pieces = st->relay_members > 0 ? st->relay_members : q;
-        uint64_t piece = st->relay_bytes / (uint64_t)pieces + (st->relay_bytes % (uint64_t)pieces != 0), m = 1;
+        uint64_t piece = st->max_block_bytes / (uint64_t)pieces + (st->max_block_bytes % (uint64_t)pieces != 0), m = 1;
         while (st->segment_bytes > 0 && piece > m * st->segment_bytes)
             m++;
         int receiver = (int)(p * pieces * m) + st->window;
@@ -1432,7 +1432,7 @@ START_TEST(decide_examples)
     s.algorithm = IG_ALG_RING;
     ig_decide(&few, 0, &s, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RING);
-    ck_assert_int_eq(c.steps[0].relay_bytes, MiB);
+    ck_assert_int_eq(c.steps[0].max_block_bytes, MiB);
 
     /* The high group sends: the same, mirrored. */
     s.algorithm = IG_ALG_FC;
@@ -1533,10 +1533,10 @@ START_TEST(decide_examples)
     ck_assert_int_eq(c.nsteps, 2);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RING);
     ck_assert_int_eq(c.steps[0].sender, 0);
-    ck_assert_int_eq(c.steps[0].relay_bytes, 100000);
+    ck_assert_int_eq(c.steps[0].max_block_bytes, 100000);
     ck_assert_int_eq(c.steps[0].ring_schedule, IG_RING_PAPER);
     ck_assert_int_eq(c.steps[1].sender, 1);
-    ck_assert_int_eq(c.steps[1].relay_bytes, 200000);
+    ck_assert_int_eq(c.steps[1].max_block_bytes, 200000);
 
     /* The forced chain's segments are messages, counted in an int, however
      * large the model makes them (here about 2.3 GB for 8 GiB blocks). */

@@ -1,5 +1,6 @@
 /*
- * Unit tests: the relay plan (src/relay_plan.h) for every 1 <= p, q <= 48.
+ * Unit tests: the relay plan (src/relay_plan.h) and the byte pieces it cuts
+ * blocks into (src/byte_pieces.h), for every 1 <= p, q <= 48.
  * Pieces cover each block exactly, every sender's walk meets every owner
  * once; with members, every receiver gets every piece of every block
  * exactly once (whole from the sender, or from the piece's owner, itself
@@ -24,7 +25,7 @@ START_TEST(pieces_cover_each_block_exactly)
         for (int q = 1; q <= MAX_PQ; q++) {
             uint64_t next = 0, lo = UINT64_MAX, hi = 0;
             for (int j = 0; j < q; j++) {
-                ig_piece pc = ig_relay_piece(sizes[s], q, j);
+                ig_piece pc = ig_byte_piece(sizes[s], q, j);
                 REQUIRE(pc.offset == next, "K=%" PRIu64 " q=%d piece %d at %" PRIu64 ", want %" PRIu64, sizes[s], q,
                         j, pc.offset, next);
                 next += pc.length;
@@ -49,13 +50,13 @@ START_TEST(parts_cover_each_piece_exactly)
             if (part_bytes > 0 && len / part_bytes > 1000000)
                 continue; /* too many parts to walk; no plan asks for them */
             ig_piece piece = { .offset = 12345, .length = len };
-            int parts = ig_relay_part_count(len, part_bytes);
+            int parts = ig_byte_part_count(len, part_bytes);
             uint64_t want = part_bytes == 0 || len <= part_bytes ? 1 : (len + part_bytes - 1) / part_bytes;
             REQUIRE((uint64_t)parts == want, "piece %" PRIu64 " parts of %" PRIu64 ": %d parts, want %" PRIu64, len,
                     part_bytes, parts, want);
             uint64_t next = piece.offset;
             for (int u = 0; u < parts; u++) {
-                ig_piece part = ig_relay_part(piece, part_bytes, u);
+                ig_piece part = ig_byte_part(piece, part_bytes, u);
                 REQUIRE(part.offset == next, "piece %" PRIu64 " part %d at %" PRIu64 ", want %" PRIu64, len, u,
                         part.offset, next);
                 REQUIRE(u == parts - 1 || part.length == part_bytes, "piece %" PRIu64 " part %d: %" PRIu64 " bytes",
