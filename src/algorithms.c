@@ -1,8 +1,6 @@
 /* The table's functions: dispatch on the decided algorithm. */
 #include "algorithms.h"
 
-#include "decide.h"
-
 typedef int (*algorithm_fn)(ig_pair *, const ig_xfer *, const ig_step *);
 
 static const algorithm_fn functions[IG_ALG_COUNT] = {
@@ -13,11 +11,10 @@ static const algorithm_fn functions[IG_ALG_COUNT] = {
 
 /* The step's arrays come from the pair's room, grown jointly first where
  * the step needs more (a forced chain's segments, a forced relay beyond
- * the model's messages), so that no process runs short of them alone. */
+ * the model's messages: the decision says how much, step->room_*), so
+ * that no process runs short of them alone. */
 int ig_algorithm_run(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
-    int requests, ints;
-    ig_decide_step_room(step, pair->p, pair->q, &requests, &ints);
-    int rc = ig_pair_fit_room(pair, requests, ints);
+    int rc = ig_pair_fit_room(pair, step->room_requests, step->room_ints);
     return rc != MPI_SUCCESS ? rc : functions[step->algorithm](pair, x, step);
 }

@@ -505,6 +505,17 @@ ig_step ig_decide_one_exchange(const ig_shape *sh, int allgatherv, const ig_sett
     return st;
 }
 
+/* Each step's room (ig_decide_step_room) on its pair: the sending group's
+ * first, the low group's where both send (comm_cache.h). */
+static void set_rooms(const ig_shape *sh, ig_choice *c)
+{
+    for (int i = 0; i < c->nsteps; i++) {
+        ig_step *st = &c->steps[i];
+        int first = st->sender < 0 ? 0 : st->sender;
+        ig_decide_step_room(st, sh->n[first], sh->n[1 - first], &st->room_requests, &st->room_ints);
+    }
+}
+
 void ig_decide_on_one_pair(const ig_shape *sh, const ig_settings *s, ig_choice *c)
 {
     if (c->kind != IG_DECISION_SERVE || (c->nsteps == 1 && c->steps[0].sender != 1))
@@ -514,6 +525,7 @@ void ig_decide_on_one_pair(const ig_shape *sh, const ig_settings *s, ig_choice *
     int direct = c->nsteps == 1 && c->steps[0].algorithm == IG_ALG_DIRECT;
     c->nsteps = 1;
     c->steps[0] = direct ? step_of(IG_ALG_DIRECT, -1, sh, s) : ig_decide_one_exchange(sh, 0, s);
+    set_rooms(sh, c);
 }
 
 /* Where the direct algorithm both ways at once is weighed (decide_full):
@@ -638,6 +650,7 @@ void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choi
      * the topology hint said (a forced algorithm may differ from it). */
     c->served_as = c->nsteps > 0 && c->steps[0].algorithm == IG_ALG_RING ? IG_TOPOLOGY_RING
                                                                           : IG_TOPOLOGY_FULLY_CONNECTED;
+    set_rooms(sh, c);
 }
 
 int64_t ig_decide_posted_code(const ig_step *st)

@@ -90,7 +90,10 @@ void ig_decide_pair_room(int p, int q, int *requests, int *ints);
  * every step the model chooses; more only for a forced chain's segments
  * and a forced relay beyond the messages the model weighs it for, which
  * the pair then grows jointly before the step (ig_pair_fit_room).  A need
- * beyond INT_MAX comes back as INT_MAX, which no pair can reserve. */
+ * beyond INT_MAX comes back as INT_MAX, which no pair can reserve.
+ * ig_decide and ig_decide_on_one_pair write it into every step they
+ * choose (step->room_requests, room_ints), so that dispatch reads it
+ * there and never calls back into the decision. */
 void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *ints);
 
 /* ---- Speculation (speculate.h): steps posted before the agreement ------ */

@@ -49,7 +49,7 @@ int ig_private_comm_split(MPI_Comm parent, int color, int key, MPI_Comm *out);
 int ig_pair_adopt(MPI_Comm comm, int p, int requests, int ints, ig_pair *pair);
 
 /* Make the pair's room hold `requests` requests and `ints` ints (a step's
- * need, ig_decide_step_room), growing it if it is smaller; it keeps the
+ * need, step->room_requests and room_ints), growing it if it is smaller; it keeps the
  * larger size.  Collective over the pair when it grows -- the need and the
  * room are the same on every process, so all grow together -- and joint:
  * if one process cannot, all return MPI_ERR_NO_MEM with the room as it

@@ -1100,6 +1100,11 @@ START_TEST(decide_pair_room_holds_model_choices)
                                 int requests, ints, pair_requests, pair_ints;
                                 ig_decide_step_room(st, p, q, &requests, &ints);
                                 ig_decide_pair_room(p, q, &pair_requests, &pair_ints);
+                                /* The step carries its room, for dispatch (algorithms.c). */
+                                REQUIRE(st->room_requests == requests && st->room_ints == ints,
+                                        "%s on %d+%d: the step's room %d/%d, want %d/%d",
+                                        ig_algorithm_info_of(st->algorithm)->name, p, q, st->room_requests,
+                                        st->room_ints, requests, ints);
                                 int held = requests_held(st, p, q);
                                 REQUIRE(held >= 0 && held <= requests,
                                         "%s on %d+%d (nodes %d, settings %d): %d requests, room %d",
@@ -1607,6 +1612,11 @@ START_TEST(decide_on_one_pair)
                     REQUIRE_EQ(d.steps[0].sender, -1);
                     int direct = c.nsteps == 1 && c.steps[0].algorithm == IG_ALG_DIRECT;
                     REQUIRE_EQ(d.steps[0].algorithm, direct ? IG_ALG_DIRECT : IG_ALG_FULL_DUPLEX);
+                    int requests, ints;
+                    ig_decide_step_room(&d.steps[0], n0, n1, &requests, &ints);
+                    REQUIRE(d.steps[0].room_requests == requests && d.steps[0].room_ints == ints,
+                            "n=(%d,%d): the one step's room %d/%d, want %d/%d", n0, n1, d.steps[0].room_requests,
+                            d.steps[0].room_ints, requests, ints);
                     second_alone += c.nsteps == 1;
                     two_passes += c.nsteps == 2;
                 }
