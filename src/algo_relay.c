@@ -246,17 +246,25 @@ static char *part_at(const relay_ctx *c, int b, ig_piece part)
     return (char *)ig_xfer_rptr(c->x, b) + c->rtrue_lb + (MPI_Aint)part.offset;
 }
 
+/* The parts of one block's piece that a receiver owns: their receives
+ * are requests first .. first + parts - 1, of which the first `next` have
+ * been relayed.  Kept in the pair's ints (four each: the room the decision
+ * reserves, decide.c's relay_ints). */
+typedef struct {
+    int block, first, parts, next;
+} owned_run;
+_Static_assert(sizeof(owned_run) == 4 * sizeof(int), "a run is the four ints decide.c reserves for it");
+
 /* The receiver's messages, posted before any relay: first the parts of
- * the pieces it owns, from their senders, one run per block (four ints
- * each in `runs`: block, first request, parts, parts relayed so far);
- * then every other piece, from its sender (a member's other pieces, in
- * the order its sender sends them) or relayed by its owner. */
+ * the pieces it owns, from their senders, one run per block; then every
+ * other piece, from its sender (a member's other pieces, in the order its
+ * sender sends them) or relayed by its owner. */
 typedef struct {
     MPI_Request *reqs;
-    int posted, owned, *runs, n_runs; /* owned: the receives of owned parts, reqs[0..owned) */
+    int posted, owned; /* owned: the receives of owned parts, reqs[0..owned) */
+    owned_run *runs;
+    int n_runs;
 } receives;
-
-enum { RUN_BLOCK, RUN_FIRST, RUN_PARTS, RUN_NEXT, RUN_INTS };
 
 /* Part u of piece pc of block b, from source, into the next request. */
 static int post_part(const relay_ctx *c, receives *r, int b, ig_piece pc, int u, int source, int tag)
@@ -297,12 +305,12 @@ static int post_receives(const relay_ctx *c, receives *r)
         int own = piece_owned(c, b, me);
         if (own < 0)
             continue;
-        int *run = r->runs + RUN_INTS * r->n_runs++;
-        run[RUN_BLOCK] = b;
-        run[RUN_FIRST] = r->posted;
-        run[RUN_NEXT] = 0;
+        owned_run *run = &r->runs[r->n_runs++];
+        run->block = b;
+        run->first = r->posted;
+        run->next = 0;
         ig_err_keep(&rc, post_piece(c, r, b, own, b, IG_TAG_DIRECT));
-        run[RUN_PARTS] = r->posted - run[RUN_FIRST];
+        run->parts = r->posted - run->first;
     }
     r->owned = r->posted;
     for (int b = 0; b < c->p; b++) {
@@ -321,29 +329,28 @@ static int post_receives(const relay_ctx *c, receives *r)
 }
 
 /* The run that request `index` belongs to (runs are in request order). */
-static int *run_of(receives *r, int index)
+static owned_run *run_of(receives *r, int index)
 {
     int lo = 0, hi = r->n_runs - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        if (r->runs[RUN_INTS * mid + RUN_FIRST] <= index)
+        if (r->runs[mid].first <= index)
             lo = mid;
         else
             hi = mid - 1;
     }
-    return r->runs + RUN_INTS * lo;
+    return &r->runs[lo];
 }
 
 /* Relay the parts of a run that have come, in order, to every receiver
  * that does not have them: j + 1, j + 2, ... round the group, like
  * direct's senders, so that owners reach any one receiver a few at a time. */
-static int relay_run(const relay_ctx *c, receives *r, int *run, windowed_sends *ws)
+static int relay_run(const relay_ctx *c, receives *r, owned_run *run, windowed_sends *ws)
 {
-    int rc = MPI_SUCCESS, me = c->pair->rank - c->p, b = run[RUN_BLOCK], own = piece_owned(c, b, me);
+    int rc = MPI_SUCCESS, me = c->pair->rank - c->p, b = run->block, own = piece_owned(c, b, me);
     ig_piece pc = piece_of(c, b, own);
-    for (; run[RUN_NEXT] < run[RUN_PARTS] && r->reqs[run[RUN_FIRST] + run[RUN_NEXT]] == MPI_REQUEST_NULL;
-         run[RUN_NEXT]++) {
-        ig_piece part = ig_byte_part(pc, c->part_bytes, run[RUN_NEXT]);
+    for (; run->next < run->parts && r->reqs[run->first + run->next] == MPI_REQUEST_NULL; run->next++) {
+        ig_piece part = ig_byte_part(pc, c->part_bytes, run->next);
         for (int d = 1; d < c->q; d++) {
             int to = (me + d) % c->q;
             if (!is_member(c, b, to))
@@ -360,10 +367,12 @@ static int relay_receiver(const relay_ctx *c, const ig_step *step)
     for (int b = 0; b < p; b++)
         for (int j = 0; j < m; j++)
             n_recv += parts_in(c, piece_of(c, b, j));
-    int *runs = ig_pair_ints(c->pair, RUN_INTS * p);
+    /* A run in four of the pair's ints (allocated memory, which may hold
+     * runs as well as ints). */
+    owned_run *runs = (owned_run *)ig_pair_ints(c->pair, 4 * p);
     MPI_Request *reqs = ig_pair_requests(c->pair, n_recv + window);
     if (runs == NULL || reqs == NULL) {
-        ig_pair_ints_done(c->pair, runs);
+        ig_pair_ints_done(c->pair, (int *)runs);
         ig_pair_requests_done(c->pair, reqs);
         return MPI_ERR_NO_MEM;
     }
@@ -388,10 +397,10 @@ static int relay_receiver(const relay_ctx *c, const ig_step *step)
      * comes (MPICH's errflag). */
     ig_err_keep(&rc, ig_waitall(n_own, reqs));
     for (int k = 0; k < r.n_runs; k++)
-        ig_err_keep(&rc, relay_run(c, &r, r.runs + RUN_INTS * k, &ws));
+        ig_err_keep(&rc, relay_run(c, &r, &r.runs[k], &ws));
     ig_err_keep(&rc, ig_waitall(n_recv + window, reqs));
     ig_pair_requests_done(c->pair, reqs);
-    ig_pair_ints_done(c->pair, runs);
+    ig_pair_ints_done(c->pair, (int *)runs);
     return rc;
 }
 
