@@ -28,10 +28,10 @@
  */
 #include "algorithms.h"
 #include "blocks.h"
+#include "byte_pieces.h"
 #include "group_allgather.h"
 #include "p2p.h"
 #include "range_partition.h"
-#include "byte_pieces.h"
 #include "tags.h"
 
 #include <stdlib.h>

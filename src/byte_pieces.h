@@ -30,9 +30,10 @@ ig_piece ig_byte_piece(uint64_t block_bytes, int n, int j);
 
 /* Parts: a piece travels in messages of at most `part_bytes` bytes (0: the
  * whole piece in one message), so that whoever forwards it (the relay's
- * owners) sends the first part on while the rest still arrive.  The number of parts of a piece of `piece_bytes` (at least 1),
- * and part u of it (0 <= u < that number): disjoint, in order, covering
- * the piece, each but the last exactly `part_bytes` long. */
+ * owners) sends the first part on while the rest still arrive.  The
+ * number of parts of a piece of `piece_bytes` (at least 1), and part u of
+ * it (0 <= u < that number): disjoint, in order, covering the piece, each
+ * but the last exactly `part_bytes` long. */
 int ig_byte_part_count(uint64_t piece_bytes, uint64_t part_bytes);
 ig_piece ig_byte_part(ig_piece piece, uint64_t part_bytes, int u);
 

@@ -5,9 +5,9 @@
  * choice out, and the algorithms read no setting.
  *
  * Every function here that chooses a call's path takes only inputs that
- * every process of both groups holds alike: the settings (checked equal on every process when the
- * communicator's cache is built) and the call's shape (shape.h, computed
- * from numbers the processes exchanged).  So every process takes the same
+ * every process of both groups holds alike: the settings (checked equal
+ * on every process when the communicator's cache is built) and the call's
+ * shape (shape.h, computed from numbers the processes exchanged).  So every process takes the same
  * path, whatever its own arguments look like.  Unit-tested by enumeration:
  * tests/unit/check_decide.c.  The exceptions are the questions asked
  * before the agreement, with a process's own sizes (the opening round's

@@ -20,8 +20,8 @@
 #include "group_allgather.h"
 
 #include "blocks.h"
-#include "p2p.h"
 #include "byte_pieces.h"
+#include "p2p.h"
 #include "stats.h"
 #include "tags.h"
 

@@ -5,8 +5,8 @@
 #ifndef IG_GROUP_ALLGATHER_H
 #define IG_GROUP_ALLGATHER_H
 
-#include "p2p.h"
 #include "group_stage.h"
+#include "p2p.h"
 
 #include <mpi.h>
 

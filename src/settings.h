@@ -57,7 +57,6 @@ typedef enum {
     IG_MANY_SENDERS_JOIN        /* the paper: the p - q extra senders join the receivers' allgather */
 } ig_many_senders;
 
-
 /* Where AUTO switches the group stage from the MPI library's allgather to
  * intergather's ring: the bytes one member contributes.  Large blocks are
  * bandwidth-bound, and the ring is the allgather whose every step sends to
