@@ -42,7 +42,7 @@ struct ig_comm_cache {
  * stand-in storage and made the settings check fail for everyone, so all
  * processes stay native on it together (settings_agree is 0 here). */
 static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .opening = MPI_COMM_NULL,
-                                        .opening_memo = { .send = -1, .early_send = -1 } };
+                                        .opening_memo = { .send = -1, .receivers = { .send = -1 } } };
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -401,7 +401,7 @@ static int cache_build(MPI_Comm inter, int keyval, int keyval_rc, ig_comm_cache 
         cache = &stand_in; /* without records: the settings check fails for all */
     cache->merged = cache->opening = MPI_COMM_NULL;
     cache->opening_memo.send = -1;
-    cache->opening_memo.early_send = -1;
+    cache->opening_memo.receivers.send = -1;
     PMPI_Comm_size(inter, &cache->local_size);
     PMPI_Comm_remote_size(inter, &cache->remote_size);
     PMPI_Comm_rank(inter, &cache->local_rank);

@@ -94,14 +94,12 @@ typedef struct {
     int64_t send, expect, expect_total; /* send < 0: none yet */
     int allgatherv, small;
     ig_opening_history history;
-    /* An MPI_Allgatherv sender that expects nothing leaves early only with
-     * a block of early_send bytes, the size it last sent in the round,
-     * and only after early_streak >= IG_OPENING_EARLY_AFTER calls in a row
-     * with that size in which every receiver was small (opening_plan.h,
-     * "stays"): heard in round one when it stayed, read from the settled
-     * round-one messages when it left (early_pending until then). */
-    int64_t early_send; /* -1: none yet */
-    int early_streak, early_pending;
+    /* What an MPI_Allgatherv sender that expects nothing saw of its
+     * receivers (ig_decide_opening_learnt_early), and whether the last
+     * call's is still to be read from its settled round-one messages (it
+     * left early). */
+    ig_opening_receivers_seen receivers;
+    int early_pending;
 } ig_opening_memo;
 ig_opening_memo *ig_comm_cache_opening_memo(ig_comm_cache *cache);
 

@@ -741,6 +741,36 @@ int ig_decide_opening_skip_next(const ig_shape *sh, int allgatherv, int64_t max_
     return !served_by_direct_alone(&sizes_alone, allgatherv, max_bytes, s);
 }
 
+int ig_decide_opening_pieces(int64_t send_bytes, int nodes, const ig_settings *s)
+{
+    return send_bytes > IG_OPENING_PIECE_BYTES && (nodes > 1 || s->opening == IG_OPENING_PIECES);
+}
+
+/* Calls in a row, with a block of one size, in which an MPI_Allgatherv
+ * sender that expects nothing saw every receiver small, before it leaves
+ * early with a block of that size.  Two, not one: a program that
+ * alternates calls with and without a large block elsewhere in the group
+ * never has two such calls in a row, so its senders stay, and its large
+ * calls go on to the agreement (the relay, say) instead of finishing pair
+ * by pair after a wrong guess. */
+enum { IG_OPENING_EARLY_AFTER = 2 };
+
+void ig_decide_opening_observe_receivers(ig_opening_receivers_seen *seen, int64_t send, int all_small)
+{
+    if (seen->send != send) {
+        seen->send = send;
+        seen->streak = 0;
+    }
+    seen->streak = !all_small ? 0 : seen->streak < IG_OPENING_EARLY_AFTER ? seen->streak + 1 : seen->streak;
+}
+
+int ig_decide_opening_learnt_early(const ig_opening_receivers_seen *seen, const ig_opening_self *self,
+                                   int64_t max_bytes)
+{
+    return self->stays && self->expect == 0 && self->send > 0 && self->send < max_bytes && seen->send == self->send &&
+           seen->streak >= IG_OPENING_EARLY_AFTER;
+}
+
 /* The last three times, as three bits (decide.h). */
 enum { IG_OPENING_CHANGES_SEEN = 7 };
 

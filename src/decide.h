@@ -11,7 +11,8 @@
  * path, whatever its own arguments look like.  Unit-tested by enumeration:
  * tests/unit/check_decide.c.  The exceptions are the questions asked
  * before the agreement, with a process's own sizes (the opening round's
- * ig_decide_opening_sends(_v), early posting's guessed shape): their
+ * ig_decide_opening_sends(_v), _pieces and _learnt_early, early posting's
+ * guessed shape): their
  * answers only choose what a process offers first, and the opening's
  * tags and the agreement make every process go on alike whatever each
  * answered (opening_plan.h, speculate.h).
@@ -142,6 +143,37 @@ int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes,
  * largest size would be. */
 int ig_decide_opening_sends_v(int group, int64_t send_bytes, int64_t expect_max, int64_t expect_total, int n0,
                               int n1, int nodes, int oversubscribed, int64_t max_bytes, const ig_settings *s);
+
+/* Whether a process that leaves the round early (opening_plan.h) with a
+ * block of send_bytes sends it in eager pieces of IG_OPENING_PIECE_BYTES:
+ * a block larger than one piece, between nodes (within a node Open MPI's
+ * eager limit is far smaller, and the pieces would only add messages)
+ * unless the settings ask for pieces everywhere.  The process's own
+ * choice: its round-one tag names it, so every peer receives accordingly.
+ * The caller also needs the block's bytes in order in memory. */
+int ig_decide_opening_pieces(int64_t send_bytes, int nodes, const ig_settings *s);
+
+/* An MPI_Allgatherv sender that expects nothing stays in the round
+ * (opening_plan.h, "stays") unless it has learnt that its receivers are
+ * small with its block: every receiver was small in the last
+ * IG_OPENING_EARLY_AFTER calls in a row with a block of that size (decide.c
+ * says why that many).  What it saw: observed after each such call, heard
+ * in round one when it stayed, read from the settled round-one messages
+ * when it left.  Its own choice too: its tag then names what it expects,
+ * nothing, and every peer reads it. */
+typedef struct {
+    int64_t send; /* the block size of the streak; -1: none yet */
+    int streak;   /* calls in a row with it in which every receiver was small */
+} ig_opening_receivers_seen;
+
+void ig_decide_opening_observe_receivers(ig_opening_receivers_seen *seen, int64_t send, int all_small);
+/* Whether the process `self` (an MPI_Allgatherv sender that expects
+ * nothing, with a block below max_bytes) has learnt to leave early, and to
+ * send its block in round one: its receivers, which see every block of its
+ * group, judged such calls the direct algorithm's, whatever its own guess
+ * of its group says. */
+int ig_decide_opening_learnt_early(const ig_opening_receivers_seen *seen, const ig_opening_self *self,
+                                   int64_t max_bytes);
 
 /* Whether the next MPI_Allgather(v) on a communicator where the opening
  * applies skips its round and goes straight to the agreement: the call

@@ -110,18 +110,16 @@ static char *piece_at(void *base, int64_t i)
     return (char *)base + (MPI_Aint)(i * IG_OPENING_PIECE_BYTES);
 }
 
-/* Whether a process that leaves early cuts its block into eager pieces: a
- * block larger than one, between nodes (within a node Open MPI's eager
- * limit is far smaller, and the pieces would only add messages) unless the
- * setting asks for pieces everywhere, and a send type whose data are the
- * block's bytes in order, so that piece i is bytes [i E, (i + 1) E). */
+/* Whether a process that leaves early cuts its block into eager pieces:
+ * where the decision says so (ig_decide_opening_pieces) and its send
+ * type's data are the block's bytes in order, so that piece i is bytes
+ * [i E, (i + 1) E). */
 static int cuts_into_pieces(opening *o, const ig_settings *s, int nodes)
 {
     const ig_call *c = o->c;
     MPI_Aint true_lb;
-    if (!ig_opening_self_leaves_early(&o->self) || o->self.send <= IG_OPENING_PIECE_BYTES ||
-        (nodes == 1 && s->opening != IG_OPENING_PIECES) || !ig_type_contiguous(c->scount, c->stype) ||
-        ig_block_true_lb(c->scount, c->stype, &true_lb) != MPI_SUCCESS)
+    if (!ig_opening_self_leaves_early(&o->self) || !ig_decide_opening_pieces(o->self.send, nodes, s) ||
+        !ig_type_contiguous(c->scount, c->stype) || ig_block_true_lb(c->scount, c->stype, &true_lb) != MPI_SUCCESS)
         return 0;
     o->send_bytes_at = (const char *)c->sbuf + true_lb;
     return 1;
@@ -487,34 +485,6 @@ static int judged_small(ig_comm_cache *cache, const ig_settings *s, const ig_ope
     return m->small;
 }
 
-/* Calls in a row, with a block of one size, in which an MPI_Allgatherv
- * sender that expects nothing saw every receiver small, before it leaves
- * early with a block of that size (opening_plan.h, "stays").  Two, not
- * one: a program that alternates calls with and without a large block
- * elsewhere in the group never has two such calls in a row, so its
- * senders stay, and its large calls go on to the agreement (the relay,
- * say) instead of finishing pair by pair after a wrong guess. */
-enum { IG_OPENING_EARLY_AFTER = 2 };
-
-static void observe_receivers(ig_opening_memo *m, int64_t send, int all_small)
-{
-    if (m->early_send != send) {
-        m->early_send = send;
-        m->early_streak = 0;
-    }
-    m->early_streak = all_small ? (m->early_streak < IG_OPENING_EARLY_AFTER ? m->early_streak + 1 : m->early_streak) : 0;
-}
-
-/* Whether an MPI_Allgatherv sender that expects nothing has learnt to
- * leave early with this block (and to send it in round one: its
- * receivers, which see every block of its group, judged such calls the
- * direct algorithm's, whatever its own guess of its group says). */
-static int learnt_early(const ig_opening_memo *m, const ig_opening_self *self, int64_t max_bytes)
-{
-    return self->stays && self->expect == 0 && self->send > 0 && self->send < max_bytes &&
-           m->early_send == self->send && m->early_streak >= IG_OPENING_EARLY_AFTER;
-}
-
 /* What this process brings to the round (opening_plan.h), with `expect`
  * the most it expects from any peer: the size it is judged small by, as
  * the agreed decision judges a call by its largest block (round_one views
@@ -543,10 +513,11 @@ static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, co
                  (empty || judged_small(cache, s, &self, total, c->op == IG_OP_ALLGATHERV));
     /* An MPI_Allgatherv sender that expects nothing leaves early after all
      * where it has learnt that its receivers are small with this block
-     * (above): a program calling with the same sizes again, small, pays
-     * its receivers' arrival only twice.  Its tag then names what it
-     * expects from every peer: nothing. */
-    if (c->local_reason == IG_FALLBACK_NONE && learnt_early(m, &self, ig_comm_cache_opening_max_bytes(cache))) {
+     * (ig_decide_opening_learnt_early): a program calling with the same
+     * sizes again, small, pays its receivers' arrival only twice.  Its tag
+     * then names what it expects from every peer: nothing. */
+    if (c->local_reason == IG_FALLBACK_NONE &&
+        ig_decide_opening_learnt_early(&m->receivers, &self, ig_comm_cache_opening_max_bytes(cache))) {
         self.small = 1;
         self.stays = 0;
     }
@@ -554,8 +525,9 @@ static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, co
 }
 
 /* What an MPI_Allgatherv sender that expects nothing learns of its
- * receivers in this round (above): heard when it stayed; when it left,
- * read from their messages when it settles them (ig_opening_run). */
+ * receivers in this round (ig_decide_opening_learnt_early): heard when it
+ * stayed; when it left, read from their messages when it settles them
+ * (ig_opening_run). */
 static void remember_receivers(const opening *o, ig_comm_cache *cache, int left_early)
 {
     ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
@@ -570,7 +542,7 @@ static void remember_receivers(const opening *o, ig_comm_cache *cache, int left_
     }
     for (int j = 0; j < o->remote; j++)
         all_small &= o->heard[j].small && !o->heard[j].hard;
-    observe_receivers(m, o->self.send, all_small);
+    ig_decide_opening_observe_receivers(&m->receivers, o->self.send, all_small);
 }
 
 /* The round itself, once what an earlier call left is settled. */
@@ -620,7 +592,7 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
     ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
     ig_opening_left_settle(left, ig_comm_cache_opening(cache));
     if (m->early_pending)
-        observe_receivers(m, m->early_send, !left->peer_not_small);
+        ig_decide_opening_observe_receivers(&m->receivers, m->receivers.send, !left->peer_not_small);
     m->early_pending = 0;
     /* The last calls' classes predict that this round would not end this
      * call (observed below and by ig_opening_agreed, alike on every

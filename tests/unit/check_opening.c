@@ -650,6 +650,59 @@ START_TEST(skip_predicted_from_history)
 }
 END_TEST
 
+/* The two choices a process makes alone before the round (decide.h):
+ * pieces only for a block larger than one piece, between nodes unless the
+ * settings ask for them everywhere; an MPI_Allgatherv sender that expects
+ * nothing leaves early only after two calls in a row, with its block's
+ * size, in which every receiver was small. */
+START_TEST(pieces_and_learnt_early)
+{
+    ig_settings s;
+    ig_settings_defaults(&s);
+    const int64_t E = IG_OPENING_PIECE_BYTES;
+    REQUIRE(ig_decide_opening_pieces(E + 1, 2, &s), "a block over one piece between nodes not in pieces");
+    REQUIRE(!ig_decide_opening_pieces(E, 2, &s), "a block of one piece cut into pieces");
+    REQUIRE(!ig_decide_opening_pieces(E + 1, 1, &s), "pieces within a node by default");
+    s.opening = IG_OPENING_PIECES;
+    REQUIRE(ig_decide_opening_pieces(E + 1, 1, &s), "pieces within a node not taken where the settings ask");
+    REQUIRE(!ig_decide_opening_pieces(E, 1, &s), "a block of one piece cut where the settings ask for pieces");
+
+    const int64_t max = 1 << 20, k = 4096;
+    ig_opening_self sender = { .small = 1, .send = k, .expect = 0, .stays = 1 };
+    ig_opening_receivers_seen seen = { .send = -1 };
+    REQUIRE(!ig_decide_opening_learnt_early(&seen, &sender, max), "learnt before any call");
+    ig_decide_opening_observe_receivers(&seen, k, 1);
+    REQUIRE(!ig_decide_opening_learnt_early(&seen, &sender, max), "learnt after one call");
+    ig_decide_opening_observe_receivers(&seen, k, 1);
+    REQUIRE(ig_decide_opening_learnt_early(&seen, &sender, max), "not learnt after two small calls in a row");
+    ig_decide_opening_observe_receivers(&seen, k, 1);
+    REQUIRE(ig_decide_opening_learnt_early(&seen, &sender, max), "forgotten after a third small call");
+    ig_opening_self other = sender;
+    other.send = 2 * k;
+    REQUIRE(!ig_decide_opening_learnt_early(&seen, &other, max), "learnt for another block size");
+    other = sender;
+    other.expect = 1;
+    REQUIRE(!ig_decide_opening_learnt_early(&seen, &other, max), "learnt by a process that expects data");
+    other = sender;
+    other.stays = 0;
+    REQUIRE(!ig_decide_opening_learnt_early(&seen, &other, max), "learnt by a process that does not stay");
+    REQUIRE(!ig_decide_opening_learnt_early(&seen, &sender, k), "learnt for a block not below max_bytes");
+    ig_opening_receivers_seen empty = { .send = 0, .streak = 2 };
+    other = sender;
+    other.send = 0;
+    REQUIRE(!ig_decide_opening_learnt_early(&empty, &other, max), "learnt for an empty block");
+    /* A call in which a receiver was not small starts over; so does
+     * another size. */
+    ig_decide_opening_observe_receivers(&seen, k, 0);
+    REQUIRE(!ig_decide_opening_learnt_early(&seen, &sender, max), "still learnt after a receiver was not small");
+    ig_decide_opening_observe_receivers(&seen, k, 1);
+    REQUIRE(!ig_decide_opening_learnt_early(&seen, &sender, max), "learnt again after one call");
+    ig_decide_opening_observe_receivers(&seen, 2 * k, 1);
+    ig_decide_opening_observe_receivers(&seen, k, 1);
+    REQUIRE(!ig_decide_opening_learnt_early(&seen, &sender, max), "a call of another size did not start over");
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("opening");
@@ -666,6 +719,7 @@ int main(void)
     tcase_add_test(tc, tag_says_who_leaves_early);
     tcase_add_test(tc, small_is_joint_and_direct);
     tcase_add_test(tc, skip_predicted_from_history);
+    tcase_add_test(tc, pieces_and_learnt_early);
     suite_add_tcase(suite, tc);
     return ig_run_suite(suite);
 }
