@@ -12,10 +12,9 @@
  * tests/unit/check_decide.c.  The exceptions are the questions asked
  * before the agreement, with a process's own sizes (the opening round's
  * ig_decide_opening_sends(_v), _pieces and _learnt_early, early posting's
- * guessed shape): their
- * answers only choose what a process offers first, and the opening's
- * tags and the agreement make every process go on alike whatever each
- * answered (opening_plan.h, speculate.h).
+ * guessed shape): their answers only choose what a process offers first,
+ * and the opening's tags and the agreement make every process go on alike
+ * whatever each answered (opening_plan.h, speculate.h).
  */
 #ifndef IG_DECIDE_H
 #define IG_DECIDE_H
@@ -167,6 +166,7 @@ typedef struct {
 } ig_opening_receivers_seen;
 
 void ig_decide_opening_observe_receivers(ig_opening_receivers_seen *seen, int64_t send, int all_small);
+
 /* Whether the process `self` (an MPI_Allgatherv sender that expects
  * nothing, with a block below max_bytes) has learnt to leave early, and to
  * send its block in round one: its receivers, which see every block of its
