@@ -37,12 +37,16 @@ struct ig_comm_cache {
     char *discard;         /* room for one early message to withdraw (speculate.c) */
 };
 
+/* An opening memo before any call: no sizes judged, no block seen
+ * (comm_cache.h); the stand-in cache below and every built one start so. */
+#define OPENING_MEMO_NONE_YET { .send = -1, .receivers = { .send = -1 } }
+
 /* Attached to an inter-communicator for which a process could not
  * allocate its cache: that process took part in building the cache with
  * stand-in storage and made the settings check fail for everyone, so all
  * processes stay native on it together (settings_agree is 0 here). */
 static ig_comm_cache without_memory = { .merged = MPI_COMM_NULL, .opening = MPI_COMM_NULL,
-                                        .opening_memo = { .send = -1, .receivers = { .send = -1 } } };
+                                        .opening_memo = OPENING_MEMO_NONE_YET };
 
 static int cache_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -400,8 +404,7 @@ static int cache_build(MPI_Comm inter, int keyval, int keyval_rc, ig_comm_cache 
     if (cache == NULL)
         cache = &stand_in; /* without records: the settings check fails for all */
     cache->merged = cache->opening = MPI_COMM_NULL;
-    cache->opening_memo.send = -1;
-    cache->opening_memo.receivers.send = -1;
+    cache->opening_memo = (ig_opening_memo)OPENING_MEMO_NONE_YET;
     PMPI_Comm_size(inter, &cache->local_size);
     PMPI_Comm_remote_size(inter, &cache->remote_size);
     PMPI_Comm_rank(inter, &cache->local_rank);

@@ -7,9 +7,9 @@
  * Every function here that chooses a call's path takes only inputs that
  * every process of both groups holds alike: the settings (checked equal
  * on every process when the communicator's cache is built) and the call's
- * shape (shape.h, computed from numbers the processes exchanged).  So every process takes the same
- * path, whatever its own arguments look like.  Unit-tested by enumeration:
- * tests/unit/check_decide.c.  The exceptions are the questions asked
+ * shape (shape.h, computed from numbers the processes exchanged).  So
+ * every process takes the same path, whatever its own arguments look
+ * like.  Unit-tested by enumeration: tests/unit/check_decide.c.  The exceptions are the questions asked
  * before the agreement, with a process's own sizes (the opening round's
  * ig_decide_opening_sends(_v), _pieces and _learnt_early, early posting's
  * guessed shape): their answers only choose what a process offers first,
