@@ -4,8 +4,10 @@
  * The LD_PRELOAD shim uses this core for inter-communicator MPI_Allgather;
  * the benchmark and the SimGrid simulation link it directly (pkg-config
  * intergather).  Each function runs what the shim would choose for such a
- * call with the default settings, within the algorithm family it names; no
- * environment variable is read.  Unlike the shim, these functions trust
+ * call with the default settings between nodes, within the algorithm
+ * family it names: the default network model, unmeasured (the shim
+ * measures it per communicator, INTERGATHER_NET_MODEL); no environment
+ * variable is read.  Unlike the shim, these functions trust
  * their arguments: every process must pass sizes that match.  A "pair" describes two groups on one intra-communicator:
  * ranks 0..p-1 are the senders, ranks p..size-1 the receivers.
  *

@@ -27,7 +27,7 @@
  *
  * Segments are byte ranges, which needs every block to be one contiguous
  * piece of memory on every process (agreed, shape.h); otherwise
- * step->segment_bytes is 0 and each block moves whole, in its datatype.
+ * step->chain_segment_bytes is 0 and each block moves whole, in its datatype.
  */
 #include "algorithms.h"
 #include "blocks.h"
@@ -178,7 +178,7 @@ int ig_alg_chain(ig_pair *pair, const ig_xfer *x, const ig_step *step)
     /* ig_algorithm_run fitted the pair's room to p m + window requests, so
      * m fits an int. */
     chain_ctx c = { .pair = pair, .x = x, .p = pair->p, .q = pair->q, .m = (int)ig_step_chain_segments(step),
-                    .block_bytes = (MPI_Aint)step->max_block_bytes, .seg_bytes = (MPI_Aint)step->segment_bytes };
+                    .block_bytes = (MPI_Aint)step->max_block_bytes, .seg_bytes = (MPI_Aint)step->chain_segment_bytes };
     if (c.block_bytes == 0)
         c.seg_bytes = 0;
     if (!ig_pair_is_sender(pair)) {

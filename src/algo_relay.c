@@ -29,7 +29,7 @@
  * reached 76 to 83 % of the bound against 70 to 78 % (forty-first session,
  * docs/performance.md).
  *
- * Parts (step->segment_bytes, decide.c): a piece larger than that travels,
+ * Parts (step->relay_part_bytes, decide.c): a piece larger than that travels,
  * on both hops, in parts of at most that many bytes, one message each
  * (relay_plan.h), and an owner relays each part as soon as it has come,
  * whichever block it belongs to: the relays of block b carry tag
@@ -97,24 +97,11 @@ static int is_member(const relay_ctx *c, int b, int r)
 }
 
 /* Sends with at most `window` in flight (senders' pieces, and receivers'
- * relays, direct's window): p2p.h's ig_window_slot.  Where pieces go
- * whole, a sender's sends are synchronous (MPI_Issend: done once the
- * receiver has matched them), so that its window bounds what is in the
- * network, not only what the MPI library holds.  TCP takes an eager
- * Isend into the socket at once, so with a window of 2 the plain relay's
- * q pieces still left side by side, each owner's at 1/q of the sender's
- * link, and no owner could relay until all were nearly through;
- * synchronous, they leave one after another, as send_pieces means them
- * to.  At 4+12 half duplex on the emulated cluster this took 256 KiB
- * blocks (pieces of 21 KiB) from 103.6 to 92.0 ms and 64 KiB blocks from
- * 23.0 to 22.2 ms.  Not in parts (with members, and the plain relay from
- * about 720 KiB blocks at 4+12): at 4+12 with 4 MiB blocks one run of
- * three calls in six took 1.83 to 1.90 s against 1.43 to 1.65 s, with
- * the relays synchronous too or not (likely cause, not traced: a
- * synchronous send ends once its acknowledgement has come back through
- * the receiver's uplink, queued behind the receiver's relays).  Relays
- * stay eager: synchronous, they cost 14 % at 64 KiB and 2 % at 1 MiB.
- * Fiftieth session, docs/performance.md. */
+ * relays, direct's window): p2p.h's ig_window_slot.  A sender's pieces go
+ * synchronous (MPI_Issend: done once the receiver has matched them) where
+ * the step says so (step->relay_sync_pieces, decide.c says why), so that
+ * its window bounds what is in the network, not only what the MPI
+ * library holds; relays stay eager. */
 typedef struct {
     MPI_Request *slots;
     int window, posted, synchronous;
@@ -219,7 +206,7 @@ static int relay_sender(const relay_ctx *c, const ig_step *step)
     if (reqs == NULL)
         return MPI_ERR_NO_MEM;
     const char *base = (const char *)x->sbuf + true_lb;
-    windowed_sends ws = { .slots = reqs, .window = window, .synchronous = c->part_bytes == 0 };
+    windowed_sends ws = { .slots = reqs, .window = window, .synchronous = step->relay_sync_pieces };
     if (ws.synchronous)
         ig_stats_paced_send();
     rc = c->members > 0 ? send_to_members(c, &ws, base, block_bytes) : send_pieces(c, &ws, base, block_bytes);
@@ -411,7 +398,7 @@ int ig_alg_relay(ig_pair *pair, const ig_xfer *x, const ig_step *step)
                     .p = pair->p,
                     .q = pair->q,
                     .members = step->relay_members,
-                    .part_bytes = step->segment_bytes };
+                    .part_bytes = step->relay_part_bytes };
     if (ig_pair_is_sender(pair))
         return relay_sender(&c, step);
     MPI_Aint true_extent;

@@ -47,8 +47,9 @@ typedef struct {
      * (group_allgather.h), each part one message forwarded as soon as it
      * has arrived; 0: whole members, one Sendrecv a step. */
     int stage_parts[2];
-    uint64_t segment_bytes;   /* chain: bytes per segment (0: whole blocks, in their datatype);
-                               * relay: the most bytes of a piece in one message (0: whole pieces) */
+    uint64_t chain_segment_bytes; /* chain: bytes per segment (0: whole blocks, in their datatype) */
+    uint64_t relay_part_bytes;    /* relay: the most bytes of a piece in one message (0: whole pieces) */
+    int relay_sync_pieces;        /* relay: a sender's pieces go by MPI_Issend (decide.c says when) */
     /* fc: every block of the call is bytes in order, under 2 GiB (the
      * agreed shape says so): its broadcast stage moves them as MPI_BYTE
      * with the MPI library's MPI_Bcast; otherwise it is intergather's own
@@ -67,12 +68,12 @@ typedef struct {
 } ig_step;
 
 /* The chain's segments per block: the block (max_block_bytes) cut into
- * segment_bytes pieces, or 1 when blocks move whole. */
+ * chain_segment_bytes pieces, or 1 when blocks move whole. */
 static inline int64_t ig_step_chain_segments(const ig_step *step)
 {
-    if (step->segment_bytes == 0 || step->max_block_bytes == 0)
+    if (step->chain_segment_bytes == 0 || step->max_block_bytes == 0)
         return 1;
-    return (int64_t)((step->max_block_bytes + step->segment_bytes - 1) / step->segment_bytes);
+    return (int64_t)((step->max_block_bytes + step->chain_segment_bytes - 1) / step->chain_segment_bytes);
 }
 
 /* Whether a process of group `group` (0 low, 1 high) is in the first group

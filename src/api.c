@@ -4,7 +4,11 @@
  * (decide.c) chooses for such a call under the default settings and the
  * algorithm it names; no environment variable is read here.  The
  * caller vouches for consistent arguments (the shim's agreement step is
- * not run), so the shape is taken from this process's own arguments.
+ * not run): the shape comes from one allreduce of every process's own
+ * arguments (shape_of).  The decision sees the pair as spanning nodes
+ * (nodes = 2), so it weighs the network rules with the default network
+ * model's parameters, unmeasured (the shim measures them per
+ * communicator, INTERGATHER_NET_MODEL).
  */
 #include "algorithms.h"
 #include "decide.h"

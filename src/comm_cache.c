@@ -189,7 +189,7 @@ static uint64_t tag_upper_bound(void)
  * did not, every process returns an error (its own, or MPI_ERR_OTHER). */
 static int check_settings_agree(ig_comm_cache *cache, int local_rc)
 {
-    uint64_t fp = ig_settings_fingerprint(ig_settings_get(), ig_build_identity());
+    uint64_t fp = ig_settings_fingerprint(&cache->settings, ig_build_identity());
     uint64_t mine[4] = { fp, ~fp, tag_upper_bound(), local_rc == MPI_SUCCESS }, all[4];
     /* A process that could not allocate the cache's room for the
      * agreement's records or for withdrawing an early message makes the
@@ -204,7 +204,7 @@ static int check_settings_agree(ig_comm_cache *cache, int local_rc)
         return local_rc != MPI_SUCCESS ? local_rc : MPI_ERR_OTHER;
     cache->settings_agree = rc == MPI_SUCCESS && all[0] == ~all[1];
     cache->opening_max_bytes = rc == MPI_SUCCESS ? ig_opening_max_bytes((int64_t)all[2]) : 0;
-    if (rc == MPI_SUCCESS && cache->opening_max_bytes < IG_OPENING_MAX_BYTES && ig_settings_get()->verbose >= 2 &&
+    if (rc == MPI_SUCCESS && cache->opening_max_bytes < IG_OPENING_MAX_BYTES && cache->settings.verbose >= 2 &&
         ig_comm_cache_is_spokesperson(cache))
         ig_log("MPI_TAG_UB is %llu on this inter-communicator: its opening round ends calls of blocks below %lld "
                "bytes (larger ones go on to the agreement)",
@@ -318,9 +318,8 @@ static int count_nodes(ig_comm_cache *cache)
         ig_err_keep(&rc, MPI_ERR_OTHER);
     cache->nodes = summed[0];
     cache->other_node = minima[0] == INT_MAX ? 1 : minima[0];
-    const ig_settings *s = ig_settings_get();
-    cache->oversubscribed = s->oversubscribed == IG_OVERSUBSCRIBED_AUTO ? summed[1] > 0
-                                                                       : s->oversubscribed == IG_OVERSUBSCRIBED_YES;
+    const ig_settings *s = &cache->settings;
+    cache->oversubscribed = ig_decide_oversubscribed(s, summed[1]);
     int rule = ig_decide_oversubscribed_direct(s, cache->nodes, cache->oversubscribed);
     if (rc == MPI_SUCCESS && s->verbose >= 2 && ig_comm_cache_is_spokesperson(cache))
         ig_log("an inter-communicator of %d + %d processes spans %d node%s (cost model: %s%s)", cache->local_size,
@@ -330,14 +329,12 @@ static int count_nodes(ig_comm_cache *cache)
     return rc;
 }
 
-/* The communicator's settings: the process's (equal on every process, as
- * checked), with the model of its kind of link measured if the setting
- * says "measure": between merged rank 0 and the first process on another
- * node, or rank 1 when all share one node.  Every process takes part and
- * gets the same numbers. */
+/* The model of the communicator's kind of link in its settings, measured
+ * if the setting says "measure": between merged rank 0 and the first
+ * process on another node, or rank 1 when all share one node.  Every
+ * process takes part and gets the same numbers. */
 static int measure_model(ig_comm_cache *cache)
 {
-    cache->settings = *ig_settings_get();
     int network = cache->nodes > 1;
     int measure = network ? cache->settings.net_measure : cache->settings.shm_measure;
     if (!cache->settings_agree || !measure || !ig_decide_uses_model(&cache->settings) ||
@@ -408,6 +405,9 @@ static int cache_build(MPI_Comm inter, int keyval, int keyval_rc, ig_comm_cache 
     PMPI_Comm_size(inter, &cache->local_size);
     PMPI_Comm_remote_size(inter, &cache->remote_size);
     PMPI_Comm_rank(inter, &cache->local_rank);
+    /* The process's settings, for the communicator's life (the settings
+     * check below tells whether every process has the same). */
+    cache->settings = *ig_settings_get();
     if (cache != &stand_in) {
         cache->records = malloc((size_t)(cache->local_size + cache->remote_size) * IG_CACHE_RECORD_LEN *
                                 sizeof(int64_t));
@@ -510,7 +510,6 @@ int ig_comm_cache_local_rank(const ig_comm_cache *cache)
     return cache->local_rank;
 }
 
-int ig_comm_cache_local_size(const ig_comm_cache *cache) { return cache->local_size; }
 
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged; }
 

@@ -59,8 +59,6 @@ int ig_comm_cache_local_is_low(const ig_comm_cache *cache);
 /* This process's rank in its own group of the inter-communicator. */
 int ig_comm_cache_local_rank(const ig_comm_cache *cache);
 
-int ig_comm_cache_local_size(const ig_comm_cache *cache);
-
 /* The sizes of the low and high groups in n[0], n[1]; returns this
  * process's group (0 low, 1 high). */
 int ig_comm_cache_group_sizes(const ig_comm_cache *cache, int n[2]);

@@ -61,11 +61,6 @@ double ig_cost_fd(int na, double ka, int nb, double kb, const ig_cost_params *c)
     return max2(fd_side(na, ka, nb, kb, c), fd_side(nb, kb, na, ka, c));
 }
 
-double ig_cost_two_halves(int na, double ka, int nb, double kb, const ig_cost_params *c)
-{
-    return ig_cost_fc_half(na, nb, ka, c) + ig_cost_fc_half(nb, na, kb, c);
-}
-
 /* Open MPI's inter-communicator allgather, full duplex: both groups gather
  * to their roots at once, the roots exchange both groups' data, then each
  * root broadcasts the remote data to its own group. */

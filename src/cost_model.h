@@ -90,7 +90,6 @@ double ig_cost_fc_half(int p, int q, double k, const ig_cost_params *c);
 double ig_cost_root_gathering(int p, int q, double k, const ig_cost_params *c);
 /* Full duplex: group A (na processes, ka bytes each) and B (nb, kb). */
 double ig_cost_fd(int na, double ka, int nb, double kb, const ig_cost_params *c);
-double ig_cost_two_halves(int na, double ka, int nb, double kb, const ig_cost_params *c);
 double ig_cost_root_gathering_full(int na, double ka, int nb, double kb, const ig_cost_params *c);
 
 #endif

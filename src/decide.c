@@ -105,15 +105,6 @@ static uint64_t relay_part_bytes(uint64_t largest, int p, int q, int members)
 
 static int max_int(int a, int b) { return a > b ? a : b; }
 
-/* Each algorithm's largest request array, on a process of either group:
- * direct, every remote block and a window of sends (n_remote + min(n_remote,
- * window)); spread and full duplex, the blocks a process owns and its send
- * (at most max(p, q) + 1); the chain without segments, its owned and
- * relayed blocks and a window (p + window); the relay's receivers, p q
- * pieces (p d with members, in up to q / d times the parts) and a window,
- * where the model weighs it.  Ints: fc's, spread's and full duplex's
- * counts and displacements (3 per process of a group), the chain's orders
- * (2 (p + 1)), the relay's runs (4 p). */
 static int capped(int64_t n)
 {
     return n > INT_MAX ? INT_MAX : (int)n;
@@ -146,6 +137,15 @@ static int full_duplex_room(int n_own, int n_other, int parts, int send_parts)
     return capped(receives + sends);
 }
 
+/* Each algorithm's largest request array, on a process of either group:
+ * direct, every remote block and a window of sends (n_remote + min(n_remote,
+ * window)); spread and full duplex, the blocks a process owns and its send
+ * (at most max(p, q) + 1); the chain without segments, its owned and
+ * relayed blocks and a window (p + window); the relay's receivers, p q
+ * pieces (p d with members, in up to q / d times the parts) and a window,
+ * where the model weighs it.  Ints: fc's, spread's and full duplex's
+ * counts and displacements (3 per process of a group), the chain's orders
+ * (2 (p + 1)), the relay's runs (4 p). */
 void ig_decide_pair_room(int p, int q, int *requests, int *ints)
 {
     int64_t larger = max_int(p, q), wide = (int64_t)p + IG_DIRECT_WINDOW;
@@ -174,7 +174,7 @@ void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *
         /* The largest piece's parts (every other piece has at most as many). */
         int pieces = relay_pieces(q, step->relay_members);
         uint64_t piece = ig_byte_piece(step->max_block_bytes, pieces, 0).length;
-        need = (int64_t)p * pieces * ig_byte_part_count(piece, step->segment_bytes) + window;
+        need = (int64_t)p * pieces * ig_byte_part_count(piece, step->relay_part_bytes) + window;
         *ints = max_int(*ints, relay_ints(p));
     } else if (step->algorithm == IG_ALG_FULL_DUPLEX) {
         /* Group 0 (the pair's first) gathers group 1's q blocks, and back. */
@@ -245,6 +245,11 @@ int ig_decide_uses_model(const ig_settings *s)
  * (docs/performance.md, twenty-sixth session).  So where the model would
  * decide, the direct algorithm, one stage, serves every call there, as
  * MPI_Iallgather would. */
+int ig_decide_oversubscribed(const ig_settings *s, int nodes_over)
+{
+    return s->oversubscribed == IG_OVERSUBSCRIBED_AUTO ? nodes_over > 0 : s->oversubscribed == IG_OVERSUBSCRIBED_YES;
+}
+
 int ig_decide_oversubscribed_direct(const ig_settings *s, int nodes, int oversubscribed)
 {
     return oversubscribed && nodes <= 1 && s->algorithm == IG_ALGORITHM_AUTO &&
@@ -346,8 +351,8 @@ static ig_step chain_step(const ig_shape *sh, int sender, int allgatherv, const 
     double seg = sh->scattered || allgatherv ? 0 : ig_chain_segment(p, q, (double)sh->max_block[sender], IG_CHAIN_MIN_SEGMENT, m);
     /* A segment is one message, counted in an int. */
     seg = seg < INT_MAX ? seg : INT_MAX;
-    st.segment_bytes = seg >= (double)sh->max_block[sender] ? 0 : (uint64_t)seg;
-    *cost = ig_cost_chain_half(p, q, k, (double)st.segment_bytes, m);
+    st.chain_segment_bytes = seg >= (double)sh->max_block[sender] ? 0 : (uint64_t)seg;
+    *cost = ig_cost_chain_half(p, q, k, (double)st.chain_segment_bytes, m);
     return st;
 }
 
@@ -367,6 +372,26 @@ static int blocks_alike(const ig_shape *sh, int sender)
     return sh->total[sender] == (uint64_t)sh->n[sender] * sh->max_block[sender];
 }
 
+/* Where pieces go whole, a relay sender's sends are synchronous
+ * (MPI_Issend: done once the receiver has matched them), so that its
+ * window bounds what is in the network, not only what the MPI library
+ * holds.  TCP takes an eager
+ * Isend into the socket at once, so with a window of 2 the plain relay's
+ * q pieces still left side by side, each owner's at 1/q of the sender's
+ * link, and no owner could relay until all were nearly through;
+ * synchronous, they leave one after another, as send_pieces means them
+ * to.  At 4+12 half duplex on the emulated cluster this took 256 KiB
+ * blocks (pieces of 21 KiB) from 103.6 to 92.0 ms and 64 KiB blocks from
+ * 23.0 to 22.2 ms.  Not in parts (with members, and the plain relay from
+ * about 720 KiB blocks at 4+12): at 4+12 with 4 MiB blocks one run of
+ * three calls in six took 1.83 to 1.90 s against 1.43 to 1.65 s, with
+ * the relays synchronous too or not (likely cause, not traced: a
+ * synchronous send ends once its acknowledgement has come back through
+ * the receiver's uplink, queued behind the receiver's relays).  Relays
+ * stay eager: synchronous, they cost 14 % at 64 KiB and 2 % at 1 MiB.
+ * Fiftieth session, docs/performance.md. */
+static int relay_sync_pieces(uint64_t part_bytes) { return part_bytes == 0; }
+
 /* The relay with `members` members a block (0: the plain relay), its
  * parts where the model says they pay: the first part ahead saves more
  * link time than their messages cost (on a network whose t_o is large
@@ -378,12 +403,13 @@ static ig_step relay_plan_step(const ig_shape *sh, int sender, const ig_settings
     st.relay_members = members;
     st.piece_window = members > 0 ? IG_DIRECT_WINDOW : IG_RELAY_PIECE_WINDOW;
     double k = average_block(sh, sender), whole = ig_cost_relay_half(p, q, k, 0, model_of(sh, s));
-    st.segment_bytes = relay_part_bytes(sh->max_block[sender], p, q, members);
-    *cost = ig_cost_relay_half(p, q, k, (double)st.segment_bytes, model_of(sh, s));
+    st.relay_part_bytes = relay_part_bytes(sh->max_block[sender], p, q, members);
+    *cost = ig_cost_relay_half(p, q, k, (double)st.relay_part_bytes, model_of(sh, s));
     if (*cost > whole) {
-        st.segment_bytes = 0;
+        st.relay_part_bytes = 0;
         *cost = whole;
     }
+    st.relay_sync_pieces = relay_sync_pieces(st.relay_part_bytes);
     return st;
 }
 
@@ -412,8 +438,8 @@ static ig_step relay_step(const ig_shape *sh, int sender, const ig_settings *s, 
     if (members > 0) {
         ig_step st = relay_plan_step(sh, sender, s, members, cost);
         /* A part is one message, counted in an int. */
-        if (members_start_soon(p, members, average_block(sh, sender), st.segment_bytes) &&
-            st.segment_bytes <= INT_MAX)
+        if (members_start_soon(p, members, average_block(sh, sender), st.relay_part_bytes) &&
+            st.relay_part_bytes <= INT_MAX)
             return st;
     }
     return relay_plan_step(sh, sender, s, 0, cost);
@@ -669,119 +695,4 @@ int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *c
         if (posted[r] != 0 && posted[r] != agreed)
             return 0;
     return 1;
-}
-
-/* ---- The opening round (opening_plan.h) ---------------------------------- */
-
-int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncated_receive_returns)
-{
-    /* Only where the decision can choose the direct algorithm (otherwise
-     * no pair is ever done and the round is pure cost), and only where a
-     * receive that an erroneous call truncates returns an error instead of
-     * aborting the job: in the opening every process receives whatever
-     * its peers send. */
-    int direct_possible = s->algorithm == IG_ALG_DIRECT ||
-                          (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_FULLY_CONNECTED);
-    return s->opening && truncated_receive_returns && direct_possible && s->min_bytes == 0 &&
-           n0 + n1 <= IG_OPENING_MAX_PROCS;
-}
-
-/* Whether the decision serves a shape of block sizes below max_bytes
- * with the direct algorithm alone, every send posted at once.  Sizes
- * alone: the agreement's layout flags could change the choice (they take
- * the byte-cutting algorithms away and, under
- * INTERGATHER_MANY_SENDERS=join with p > q, an overlapping send type turns
- * the join plan into spread, which may cost less than direct), but that
- * changes only which algorithm the agreed path would have run; a call the
- * round ends has all its blocks either way. */
-static int served_by_direct_alone(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s)
-{
-    ig_choice ch;
-    if (sh->max_block[0] >= (uint64_t)max_bytes || sh->max_block[1] >= (uint64_t)max_bytes)
-        return 0;
-    ig_decide(sh, allgatherv, s, &ch);
-    if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
-        return 0;
-    /* The opening posts every send at once: only where the direct step
-     * would too, in either group (the larger group's count, so that both
-     * groups answer alike: a 20 + 4 call is small for neither). */
-    return (sh->n[0] > sh->n[1] ? sh->n[0] : sh->n[1]) <= ch.steps[0].window;
-}
-
-int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
-                            int oversubscribed, int64_t max_bytes, const ig_settings *s)
-{
-    ig_shape guess;
-    if (send_bytes < 0 || expect_bytes < 0)
-        return 0;
-    /* What every process reads alike: its own sizes, its peers' from the
-     * round's tags. */
-    ig_shape_guess_uniform(group, send_bytes, expect_bytes, 0, 0, n0, n1, nodes, oversubscribed, &guess);
-    return served_by_direct_alone(&guess, 0, max_bytes, s);
-}
-
-int ig_decide_opening_sends_v(int group, int64_t send_bytes, int64_t expect_max, int64_t expect_total, int n0,
-                              int n1, int nodes, int oversubscribed, int64_t max_bytes, const ig_settings *s)
-{
-    ig_shape guess;
-    if (send_bytes < 0 || expect_max < 0 || expect_total < expect_max)
-        return 0;
-    ig_shape_guess_uniform(group, send_bytes, expect_max, 0, 0, n0, n1, nodes, oversubscribed, &guess);
-    guess.total[1 - group] = (uint64_t)expect_total; /* the other group's blocks exactly, its largest as above */
-    return served_by_direct_alone(&guess, 1, max_bytes, s);
-}
-
-int ig_decide_opening_skip_next(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s)
-{
-    if (sh->reason != IG_FALLBACK_NONE || sh->sizes != IG_SIZES_AGREE || (sh->total[0] == 0 && sh->total[1] == 0))
-        return 0;
-    ig_shape sizes_alone = *sh;
-    sizes_alone.send_overlaps[0] = sizes_alone.send_overlaps[1] = 0;
-    sizes_alone.scattered = sizes_alone.sparse = 0;
-    return !served_by_direct_alone(&sizes_alone, allgatherv, max_bytes, s);
-}
-
-int ig_decide_opening_pieces(int64_t send_bytes, int nodes, const ig_settings *s)
-{
-    return send_bytes > IG_OPENING_PIECE_BYTES && (nodes > 1 || s->opening == IG_OPENING_PIECES);
-}
-
-/* Calls in a row, with a block of one size, in which an MPI_Allgatherv
- * sender that expects nothing saw every receiver small, before it leaves
- * early with a block of that size.  Two, not one: a program that
- * alternates calls with and without a large block elsewhere in the group
- * never has two such calls in a row, so its senders stay, and its large
- * calls go on to the agreement (the relay, say) instead of finishing pair
- * by pair after a wrong guess. */
-enum { IG_OPENING_EARLY_AFTER = 2 };
-
-void ig_decide_opening_observe_receivers(ig_opening_receivers_seen *seen, int64_t send, int all_small)
-{
-    if (seen->send != send) {
-        seen->send = send;
-        seen->streak = 0;
-    }
-    seen->streak = !all_small ? 0 : seen->streak < IG_OPENING_EARLY_AFTER ? seen->streak + 1 : seen->streak;
-}
-
-int ig_decide_opening_learnt_early(const ig_opening_receivers_seen *seen, const ig_opening_self *self,
-                                   int64_t max_bytes)
-{
-    return self->stays && self->expect == 0 && self->send > 0 && self->send < max_bytes && seen->send == self->send &&
-           seen->streak >= IG_OPENING_EARLY_AFTER;
-}
-
-/* The last three times, as three bits (decide.h). */
-enum { IG_OPENING_CHANGES_SEEN = 7 };
-
-void ig_decide_opening_observe(ig_opening_history *h, int large)
-{
-    unsigned bit = large ? 1u : 0u, changed = bit != (h->last_two & 1u);
-    h->changed[h->last_two] = (unsigned char)(((h->changed[h->last_two] << 1) | changed) & IG_OPENING_CHANGES_SEEN);
-    h->last_two = ((h->last_two << 1) | bit) & 3u;
-}
-
-int ig_decide_opening_predict_skip(const ig_opening_history *h)
-{
-    return (int)((h->last_two & 1u) ^ (h->changed[h->last_two] == IG_OPENING_CHANGES_SEEN));
 }

@@ -14,7 +14,9 @@
  * ig_decide_opening_sends(_v), _pieces and _learnt_early, early posting's
  * guessed shape): their answers only choose what a process offers first,
  * and the opening's tags and the agreement make every process go on alike
- * whatever each answered (opening_plan.h, speculate.h).
+ * whatever each answered (opening_plan.h, speculate.h).  The call's
+ * algorithm is decide.c's; the opening round's choices (ig_decide_opening_*)
+ * are decide_opening.c's.
  */
 #ifndef IG_DECIDE_H
 #define IG_DECIDE_H
@@ -49,6 +51,12 @@ ig_fallback ig_decide_active(int settings_agree, const ig_settings *s);
  * forced relay's parts, and only while the shim is on): where it cannot,
  * no communicator measures one. */
 int ig_decide_uses_model(const ig_settings *s);
+
+/* Whether the communicator counts as oversubscribed: as
+ * INTERGATHER_OVERSUBSCRIBED says, and with "auto" where some node has
+ * more processes than CPUs (`nodes_over`, counted over every process:
+ * comm_cache.c). */
+int ig_decide_oversubscribed(const ig_settings *s, int nodes_over);
 
 /* Whether every call the model would decide is served by the direct
  * algorithm instead: all processes on one node that has more of them than
@@ -117,7 +125,7 @@ int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *a
 
 /* Whether every MPI_Allgather on a communicator of n0 + n1 processes
  * starts with the opening round (unless the last one agreed skips it,
- * ig_decide_opening_skip_next): from the settings, the group sizes and
+ * ig_decide_opening_call_is_large): from the settings, the group sizes and
  * the MPI library (whether a truncated receive returns, mpi_identity.h),
  * the same on every process. */
 int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncated_receive_returns);
@@ -155,8 +163,8 @@ int ig_decide_opening_pieces(int64_t send_bytes, int nodes, const ig_settings *s
 /* An MPI_Allgatherv sender that expects nothing stays in the round
  * (opening_plan.h, "stays") unless it has learnt that its receivers are
  * small with its block: every receiver was small in the last
- * IG_OPENING_EARLY_AFTER calls in a row with a block of that size (decide.c
- * says why that many).  What it saw: observed after each such call, heard
+ * IG_OPENING_EARLY_AFTER calls in a row with a block of that size
+ * (decide_opening.c says why that many).  What it saw: observed after each such call, heard
  * in round one when it stayed, read from the settled round-one messages
  * when it left.  Its own choice too: its tag then names what it expects,
  * nothing, and every peer reads it. */
@@ -189,12 +197,12 @@ int ig_decide_opening_learnt_early(const ig_opening_receivers_seen *seen, const 
  * agreement answers alike.  This is one call's class ("large" where it
  * answers yes); what the next call does is ig_decide_opening_predict_skip's
  * prediction from the classes of the last calls, below. */
-int ig_decide_opening_skip_next(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s);
+int ig_decide_opening_call_is_large(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s);
 
 /* Whether the next MPI_Allgather(v) skips the opening round, predicted from
  * the communicator's last calls where the round applies.  Each such call
  * is "large" where the round would not have ended it
- * (ig_decide_opening_skip_next of its agreed shape) and "small" otherwise
+ * (ig_decide_opening_call_is_large of its agreed shape) and "small" otherwise
  * (it ended in the round, or its agreed shape is one the round ends, or it
  * is erroneous, empty, or has a process that cannot be served).  The next
  * call is predicted unlike the last one only where, the last three times

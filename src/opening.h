@@ -32,7 +32,7 @@ ig_opening_outcome ig_opening_run(const ig_call *c, ig_comm_cache *cache, const 
 /* After a call's agreement succeeded, with its agreed shape, where the
  * opening applies: the call joins the history that predicts whether later
  * calls skip the round, large where the round would not have ended it
- * (ig_decide_opening_skip_next).  Every process that finished the
+ * (ig_decide_opening_call_is_large).  Every process that finished the
  * agreement holds the same shape, so all predict alike.  (A process whose
  * agreement failed, an error of the MPI library on intergather's private
  * communicator, does not record the call and may predict unlike its peers

@@ -18,7 +18,7 @@ static atomic_long comms_live;
 static atomic_long comms_peak;
 static atomic_ulong comms_created;
 
-void ig_stats_served(int topology_is_ring) { atomic_fetch_add(&served[topology_is_ring != 0], 1); }
+void ig_stats_served(int ran_ring) { atomic_fetch_add(&served[ran_ring != 0], 1); }
 void ig_stats_empty(void) { atomic_fetch_add(&empty, 1); }
 void ig_stats_erroneous(void) { atomic_fetch_add(&erroneous, 1); }
 void ig_stats_posted_early(void) { atomic_fetch_add(&posted_early, 1); }

@@ -31,9 +31,11 @@ typedef enum {
     IG_KIND_COUNT
 } ig_kind;
 
-/* A served call: under which topology hint (0 fully-connected, 1 ring) and
- * by which algorithms (the table's ids; a call in two passes counts each). */
-void ig_stats_served(int topology_is_ring);
+/* A served call: whether the ring algorithm ran it (1) or the fully
+ * connected family (0: the summary's fully-connected and ring counts,
+ * whatever the topology hint said), and by which algorithms (the table's
+ * ids; a call in two passes counts each). */
+void ig_stats_served(int ran_ring);
 void ig_stats_empty(void);
 void ig_stats_algorithm(int algorithm);
 /* An intra-group allgather stage, by who ran it (IG_GROUP_STAGE_MPI/RING). */
@@ -58,7 +60,7 @@ typedef enum {
     IG_OPENING_STAT_WENT_ON,      /* no pair done: the agreement and the decision followed */
     IG_OPENING_STAT_IN_PIECES,    /* this process left early and sent its block in eager pieces */
     IG_OPENING_STAT_TAKEN_LATER,  /* ... and some peer that left early too takes them later (opening_left.h) */
-    IG_OPENING_STAT_SKIPPED,      /* not run: the last agreed call said so (ig_decide_opening_skip_next) */
+    IG_OPENING_STAT_SKIPPED,      /* not run: the last agreed call said so (ig_decide_opening_call_is_large) */
     IG_OPENING_STAT_LEARNT_EARLY, /* an MPI_Allgatherv sender left early, its receivers seen small (opening.c) */
     IG_OPENING_STAT_COUNT
 } ig_opening_stat;

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
             choice = "root-gathering";
         else if (ch.kind == IG_DECISION_SERVE && ch.nsteps == 1) {
             choice = ig_algorithm_info_of(ch.steps[0].algorithm)->name;
-            seg = ch.steps[0].segment_bytes;
+            seg = ch.steps[0].algorithm == IG_ALG_RELAY ? ch.steps[0].relay_part_bytes : ch.steps[0].chain_segment_bytes;
         }
         double kd = (double)k;
         double fam = p > q ? ig_cost_spread_half(p, q, kd, m) : ig_cost_fc_half(p, q, kd, m);

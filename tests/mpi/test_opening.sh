@@ -77,7 +77,7 @@ for np_left in "4 2" "5 1" "7 3"; do
     echo "ok MPI_Allgatherv np=$1 left=$2: ended $(summary_total ended), pair by pair $(summary_total pair-by-pair), went on $(summary_total went-on)"
 done
 
-# The round skipped (src/decide.h, ig_decide_opening_skip_next): at 1+3
+# The round skipped (src/decide.h, ig_decide_opening_call_is_large): at 1+3
 # the large calls go on to the agreement, so the call after them skips the
 # round; with every scenario right after three large calls, the erroneous
 # and hard ones run on the agreed path and must end as they do after the

@@ -11,7 +11,7 @@
 # With the cost model's choices (common.sh: not oversubscribed), under Open
 # MPI, the random sizes make a random history of large and small calls on
 # each communicator, so whether a call skips the opening round is predicted
-# from that history (src/decide.c, ig_decide_opening_predict_skip). Every
+# from that history (src/decide_opening.c, ig_decide_opening_predict_skip). Every
 # process must predict alike: a process that skipped the round while its
 # peers ran it would wait in another step (the watchdog) or take another
 # call's blocks (a mismatch). The summaries must show calls that skipped

@@ -209,8 +209,8 @@ static ig_step want_chain(const ig_shape *sh, int sender, int allgatherv, const 
     st.max_block_bytes = sh->max_block[sender];
     double seg = sh->scattered || allgatherv ? 0 : ig_chain_segment(p, q, block, 65536.0, m);
     seg = seg < INT_MAX ? seg : INT_MAX; /* one message: an int count */
-    st.segment_bytes = seg >= block ? 0 : (uint64_t)seg;
-    *cost = ig_cost_chain_half(p, q, k, (double)st.segment_bytes, m);
+    st.chain_segment_bytes = seg >= block ? 0 : (uint64_t)seg;
+    *cost = ig_cost_chain_half(p, q, k, (double)st.chain_segment_bytes, m);
     return st;
 }
 
@@ -276,15 +276,16 @@ static ig_step want_relay(const ig_shape *sh, int sender, const ig_settings *s, 
     for (int members = want_members(sh, sender);; members = 0) {
         st.relay_members = members;
         st.piece_window = members > 0 ? DIRECT_WINDOW : 2;
-        st.segment_bytes = want_part(sh->max_block[sender], p, q, members);
-        *cost = ig_cost_relay_half(p, q, k, (double)st.segment_bytes, want_model(sh, s));
+        st.relay_part_bytes = want_part(sh->max_block[sender], p, q, members);
+        *cost = ig_cost_relay_half(p, q, k, (double)st.relay_part_bytes, want_model(sh, s));
         if (*cost > whole) { /* parts only where they cost no more */
-            st.segment_bytes = 0;
+            st.relay_part_bytes = 0;
             *cost = whole;
         }
+        st.relay_sync_pieces = st.relay_part_bytes == 0; /* whole pieces go synchronous */
         /* Members only in parts (each one message, in an int), d of them within p k / 20. */
-        if (members == 0 || (st.segment_bytes > 0 && st.segment_bytes <= INT_MAX &&
-                             20.0 * members * (double)st.segment_bytes <= p * k))
+        if (members == 0 || (st.relay_part_bytes > 0 && st.relay_part_bytes <= INT_MAX &&
+                             20.0 * members * (double)st.relay_part_bytes <= p * k))
             return st;
     }
 }
@@ -489,15 +490,17 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
         REQUIRE(g->window == w->window && g->piece_window == w->piece_window,
                 "step %d: relay windows %d %d, want %d %d%s", i, g->window, g->piece_window, w->window,
                 w->piece_window, case_text(t));
-        REQUIRE(g->segment_bytes == w->segment_bytes, "step %d: relay parts of %" PRIu64 " bytes, want %" PRIu64 "%s",
-                i, g->segment_bytes, w->segment_bytes, case_text(t));
+        REQUIRE(g->relay_part_bytes == w->relay_part_bytes, "step %d: relay parts of %" PRIu64 " bytes, want %" PRIu64 "%s",
+                i, g->relay_part_bytes, w->relay_part_bytes, case_text(t));
         REQUIRE(g->relay_members == w->relay_members, "step %d: relay members %d, want %d%s", i, g->relay_members,
                 w->relay_members, case_text(t));
+        REQUIRE(g->relay_sync_pieces == w->relay_sync_pieces, "step %d: relay synchronous pieces %d, want %d%s", i,
+                g->relay_sync_pieces, w->relay_sync_pieces, case_text(t));
         break;
     case IG_ALG_CHAIN:
-        REQUIRE(g->max_block_bytes == w->max_block_bytes && g->segment_bytes == w->segment_bytes,
+        REQUIRE(g->max_block_bytes == w->max_block_bytes && g->chain_segment_bytes == w->chain_segment_bytes,
                 "step %d: chain block %" PRIu64 " segment %" PRIu64 ", want %" PRIu64 " %" PRIu64 "%s", i,
-                g->max_block_bytes, g->segment_bytes, w->max_block_bytes, w->segment_bytes, case_text(t));
+                g->max_block_bytes, g->chain_segment_bytes, w->max_block_bytes, w->chain_segment_bytes, case_text(t));
         break;
     case IG_ALG_FULL_DUPLEX:
         REQUIRE(g->stage[0] == w->stage[0], "step %d: stage[0] %d, want %d%s", i, g->stage[0], w->stage[0],
@@ -556,8 +559,10 @@ static void require_mirror_step(const test_case *t, const ig_step *a, const ig_s
     REQUIRE(a->ring_schedule == m->ring_schedule, "mirror: ring_schedule%s", case_text(t));
     REQUIRE(a->max_block_bytes == m->max_block_bytes, "mirror: max_block_bytes%s", case_text(t));
     REQUIRE(a->window == m->window, "mirror: window %d vs %d%s", a->window, m->window, case_text(t));
-    REQUIRE(a->segment_bytes == m->segment_bytes, "mirror: segment_bytes%s", case_text(t));
-    REQUIRE(a->relay_members == m->relay_members, "mirror: relay_members%s", case_text(t));
+    REQUIRE(a->chain_segment_bytes == m->chain_segment_bytes && a->relay_part_bytes == m->relay_part_bytes,
+            "mirror: segment and part bytes%s", case_text(t));
+    REQUIRE(a->relay_members == m->relay_members && a->relay_sync_pieces == m->relay_sync_pieces,
+            "mirror: relay_members, relay_sync_pieces%s", case_text(t));
     /* Half duplex: the pair's first group is the senders either way; full
      * duplex: it is the low group, so the stages trade places. */
     int swap = a->sender < 0;
@@ -1052,15 +1057,15 @@ static int requests_held(const ig_step *st, int p, int q)
         return most;
     }
     case IG_ALG_CHAIN: { /* a receiver: p blocks of m segments (the sender: m) */
-        uint64_t m = st->segment_bytes > 0 && st->max_block_bytes > 0
-                         ? (st->max_block_bytes + st->segment_bytes - 1) / st->segment_bytes
+        uint64_t m = st->chain_segment_bytes > 0 && st->max_block_bytes > 0
+                         ? (st->max_block_bytes + st->chain_segment_bytes - 1) / st->chain_segment_bytes
                          : 1;
         return (int)(p * m) + st->window;
     }
     case IG_ALG_RELAY: { /* a receiver: p q pieces (p d with members) in up to m parts (a sender: its window) */
         int pieces = st->relay_members > 0 ? st->relay_members : q;
         uint64_t piece = st->max_block_bytes / (uint64_t)pieces + (st->max_block_bytes % (uint64_t)pieces != 0), m = 1;
-        while (st->segment_bytes > 0 && piece > m * st->segment_bytes)
+        while (st->relay_part_bytes > 0 && piece > m * st->relay_part_bytes)
             m++;
         int receiver = (int)(p * pieces * m) + st->window;
         return receiver > st->piece_window ? receiver : st->piece_window;
@@ -1299,7 +1304,7 @@ START_TEST(decide_examples)
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
     ck_assert_int_eq(c.steps[0].relay_members, 3);
     ck_assert_int_eq(c.steps[0].piece_window, DIRECT_WINDOW);
-    ck_assert(c.steps[0].segment_bytes > 0);
+    ck_assert(c.steps[0].relay_part_bytes > 0);
     few = half_shape(4, 12, 2, 256 * 1024);
     ig_decide(&few, 0, &measured, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_RELAY);
@@ -1360,9 +1365,9 @@ START_TEST(decide_examples)
     forced_chain.algorithm = IG_ALG_CHAIN;
     ig_decide(&varying, 1, &forced_chain, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_CHAIN);
-    ck_assert_int_eq(c.steps[0].segment_bytes, 0);
+    ck_assert_int_eq(c.steps[0].chain_segment_bytes, 0);
     ig_decide(&varying, 0, &forced_chain, &c);
-    ck_assert_int_gt(c.steps[0].segment_bytes, 0);
+    ck_assert_int_gt(c.steps[0].chain_segment_bytes, 0);
 
     /* The model of the node count: p = q = 24, 1 KiB blocks, fc wins within a
      * node (t_o dear against t_s) and direct between nodes... */
@@ -1554,7 +1559,7 @@ START_TEST(decide_examples)
     s.shm_model.tw = 1e-10;
     ig_decide(&huge, 0, &s, &c);
     ck_assert_int_eq(c.steps[0].algorithm, IG_ALG_CHAIN);
-    ck_assert_uint_eq(c.steps[0].segment_bytes, INT_MAX);
+    ck_assert_uint_eq(c.steps[0].chain_segment_bytes, INT_MAX);
     ig_settings_defaults(&s);
 
     /* Nothing sent: empty, whatever min_bytes says. */
@@ -1859,6 +1864,24 @@ START_TEST(oversubscribed_node_takes_direct)
 }
 END_TEST
 
+/* What sets the flag (comm_cache.c counts the nodes with more processes
+ * than CPUs): "auto" follows that count, "yes" and "no" override it. */
+START_TEST(oversubscribed_flag_follows_the_setting)
+{
+    ig_settings s;
+    ig_settings_defaults(&s);
+    ck_assert_int_eq(s.oversubscribed, IG_OVERSUBSCRIBED_AUTO);
+    for (int over = 0; over <= 3; over++) {
+        s.oversubscribed = IG_OVERSUBSCRIBED_AUTO;
+        ck_assert_int_eq(ig_decide_oversubscribed(&s, over), over > 0);
+        s.oversubscribed = IG_OVERSUBSCRIBED_YES;
+        ck_assert_int_eq(ig_decide_oversubscribed(&s, over), 1);
+        s.oversubscribed = IG_OVERSUBSCRIBED_NO;
+        ck_assert_int_eq(ig_decide_oversubscribed(&s, over), 0);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("decide");
@@ -1878,6 +1901,7 @@ int main(void)
     tcase_add_test(tc, decide_random_shapes);
     tcase_add_test(tc, decide_posted_codes);
     tcase_add_test(tc, oversubscribed_node_takes_direct);
+    tcase_add_test(tc, oversubscribed_flag_follows_the_setting);
     tcase_add_test(tc, decide_guess_stands_in_correct_programs);
     suite_add_tcase(s, tc);
     return ig_run_suite(s);

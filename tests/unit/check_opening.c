@@ -476,7 +476,7 @@ END_TEST
 
 /* ig_decide_opening_sends: the same answer from both groups of a correct
  * call, and "small" only where the agreed shape is served by direct alone.
- * ig_decide_opening_skip_next: after an agreed correct call the next one
+ * ig_decide_opening_call_is_large: after an agreed correct call the next one
  * skips the round exactly where it is not small (and not empty), and
  * never after an erroneous call or one some process cannot take part in. */
 /* After an agreed call of these sizes (group 0 sends a, group 1 sends b),
@@ -486,7 +486,7 @@ static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int
 {
     ig_shape sh;
     ig_shape_guess_uniform(0, a, b, 0, 0, n0, n1, nodes, over, &sh);
-    int skip = ig_decide_opening_skip_next(&sh, 0, max, s);
+    int skip = ig_decide_opening_call_is_large(&sh, 0, max, s);
     REQUIRE(skip == (!(a == 0 && b == 0) && !small), "%d+%d %lld/%lld: skip %d, small %d", n0, n1, (long long)a,
             (long long)b, skip, small);
     *skips += skip;
@@ -494,10 +494,10 @@ static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int
         return;
     ig_shape odd = sh;
     odd.sizes = IG_SIZES_TRUNCATE;
-    REQUIRE(!ig_decide_opening_skip_next(&odd, 0, max, s), "skips after an erroneous call");
+    REQUIRE(!ig_decide_opening_call_is_large(&odd, 0, max, s), "skips after an erroneous call");
     odd = sh;
     odd.reason = IG_FALLBACK_ARGUMENTS;
-    REQUIRE(!ig_decide_opening_skip_next(&odd, 0, max, s), "skips after unusable arguments");
+    REQUIRE(!ig_decide_opening_call_is_large(&odd, 0, max, s), "skips after unusable arguments");
 }
 
 START_TEST(small_is_joint_and_direct)
@@ -571,14 +571,14 @@ START_TEST(allgatherv_small_from_the_blocks)
     ig_shape sh;
     ig_shape_guess_uniform(1, 0, k, 0, 0, 8, 8, 2, 0, &sh);
     sh.total[0] = (uint64_t)total;
-    REQUIRE(ig_decide_opening_skip_next(&sh, 1, max, &s), "the round not skipped after blocks the relay serves");
+    REQUIRE(ig_decide_opening_call_is_large(&sh, 1, max, &s), "the round not skipped after blocks the relay serves");
     sh.total[0] = (uint64_t)(8 * k);
-    REQUIRE(!ig_decide_opening_skip_next(&sh, 1, max, &s), "the round skipped after equal small blocks");
+    REQUIRE(!ig_decide_opening_call_is_large(&sh, 1, max, &s), "the round skipped after equal small blocks");
     /* Scattered blocks take the relay away in the agreed decision, not in
      * the round's judgement (sizes alone): the skip is judged alike. */
     sh.total[0] = (uint64_t)total;
     sh.scattered = 1;
-    REQUIRE(ig_decide_opening_skip_next(&sh, 1, max, &s), "layout flags changed the skip");
+    REQUIRE(ig_decide_opening_call_is_large(&sh, 1, max, &s), "layout flags changed the skip");
 }
 END_TEST
 
