@@ -375,21 +375,20 @@ static int blocks_alike(const ig_shape *sh, int sender)
 /* Where pieces go whole, a relay sender's sends are synchronous
  * (MPI_Issend: done once the receiver has matched them), so that its
  * window bounds what is in the network, not only what the MPI library
- * holds.  TCP takes an eager
- * Isend into the socket at once, so with a window of 2 the plain relay's
- * q pieces still left side by side, each owner's at 1/q of the sender's
- * link, and no owner could relay until all were nearly through;
- * synchronous, they leave one after another, as send_pieces means them
- * to.  At 4+12 half duplex on the emulated cluster this took 256 KiB
- * blocks (pieces of 21 KiB) from 103.6 to 92.0 ms and 64 KiB blocks from
- * 23.0 to 22.2 ms.  Not in parts (with members, and the plain relay from
- * about 720 KiB blocks at 4+12): at 4+12 with 4 MiB blocks one run of
- * three calls in six took 1.83 to 1.90 s against 1.43 to 1.65 s, with
- * the relays synchronous too or not (likely cause, not traced: a
- * synchronous send ends once its acknowledgement has come back through
- * the receiver's uplink, queued behind the receiver's relays).  Relays
- * stay eager: synchronous, they cost 14 % at 64 KiB and 2 % at 1 MiB.
- * Fiftieth session, docs/performance.md. */
+ * holds.  TCP takes an eager Isend into the socket at once, so with a
+ * window of 2 the plain relay's q pieces still left side by side, each
+ * owner's at 1/q of the sender's link, and no owner could relay until all
+ * were nearly through; synchronous, they leave one after another, as
+ * algo_relay.c's send_pieces means them to.  At 4+12 half duplex on the
+ * emulated cluster this took 256 KiB blocks (pieces of 21 KiB) from 103.6
+ * to 92.0 ms and 64 KiB blocks from 23.0 to 22.2 ms.  Not in parts (with
+ * members, and the plain relay from about 720 KiB blocks at 4+12): at 4+12
+ * with 4 MiB blocks one run of three calls in six took 1.83 to 1.90 s
+ * against 1.43 to 1.65 s, with the relays synchronous too or not (likely
+ * cause, not traced: a synchronous send ends once its acknowledgement has
+ * come back through the receiver's uplink, queued behind the receiver's
+ * relays).  Relays stay eager: synchronous, they cost 14 % at 64 KiB
+ * and 2 % at 1 MiB.  Fiftieth session, docs/performance.md. */
 static int relay_sync_pieces(uint64_t part_bytes) { return part_bytes == 0; }
 
 /* The relay with `members` members a block (0: the plain relay), its
