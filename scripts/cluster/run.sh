@@ -33,6 +33,10 @@
 #            (docs/data/cluster-models.csv; about 15 minutes)
 #   (the phases of the first version, about 45 minutes together:)
 #   bench    native vs fc vs ring-optimal vs ring-paper, default settings
+#   (tuned, fcring, igring, igmpi and manysenders run fc through the shim,
+#   the library's MPI_Allgather with INTERGATHER_ALGORITHM=fc, since their
+#   INTERGATHER_* settings are what they vary: the bench's own fc row is the
+#   pair API, which reads no setting)
 #   tuned    fc with its intra-group stage given to Open MPI
 #            (INTERGATHER_GROUP_ALLGATHER=mpi) under each of Open MPI's tuned
 #            allgather algorithms at one size
@@ -378,6 +382,13 @@ run_configs() {
     cp "$IGC_RUN/bench-all.csv" "$OUT/cluster-bench.csv"
 }
 
+# fc through the shim (the bench's "intergather" row, the library's
+# MPI_Allgather) with the algorithm forced, so that the INTERGATHER_* settings
+# a phase varies take effect: the bench's "fc" row is the pair API
+# (include/intergather.h), which takes the default settings and reads none.
+FC_BY_SHIM_ENV=(-x INTERGATHER_ALGORITHM=fc)
+FC_BY_SHIM_ALGOS=(--algos intergather)
+
 # fc under each tuned allgather algorithm (Open MPI 4.1: 0 default decision,
 # 1 linear, 2 bruck, 3 recursive doubling, 4 ring, 5 neighbor exchange).
 run_tuned() {
@@ -389,9 +400,9 @@ run_tuned() {
         for alg in $TUNED_ALGS; do
             csv=$IGC_RUN/tuned-$p-$q-$alg.csv
             echo "tuned: p=$p q=$q coll_tuned_allgather_algorithm=$alg" >&2
-            cluster_mpirun $((p + q)) -x INTERGATHER_GROUP_ALLGATHER=mpi --mca coll_tuned_use_dynamic_rules 1 \
-                --mca coll_tuned_allgather_algorithm "$alg" -- \
-                "$BENCH" -p "$p" --sizes "$TUNED_SIZE" --iters "$ITERS" --warmup 0 --algos fc --no-verify \
+            cluster_mpirun $((p + q)) "${FC_BY_SHIM_ENV[@]}" -x INTERGATHER_GROUP_ALLGATHER=mpi \
+                --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allgather_algorithm "$alg" -- \
+                "$BENCH" -p "$p" --sizes "$TUNED_SIZE" --iters "$ITERS" --warmup 0 "${FC_BY_SHIM_ALGOS[@]}" --no-verify \
                 --csv "$csv" || return 1
             sed -n "2,\$s/^/$RATE,$alg,/p" "$csv" >>"$OUT/cluster-tuned.csv"
         done
@@ -409,8 +420,8 @@ run_fc_variant() { # run_fc_variant NAME OUTPUT.csv LABEL MPIRUN-OPTIONS...
         p=${c%:*} q=${c#*:}
         csv=$IGC_RUN/$name-$p-$q.csv
         echo "fc, $label: p=$p q=$q" >&2
-        cluster_mpirun $((p + q)) "$@" -- \
-            "$BENCH" -p "$p" --sizes "$SIZES" --iters "$ITERS" --warmup 0 --algos fc --csv "$csv" || return 1
+        cluster_mpirun $((p + q)) "${FC_BY_SHIM_ENV[@]}" "$@" -- \
+            "$BENCH" -p "$p" --sizes "$SIZES" --iters "$ITERS" --warmup 0 "${FC_BY_SHIM_ALGOS[@]}" --csv "$csv" || return 1
         if [ $first = 1 ]; then sed -n '1s/^/rate_mbit,group_allgather,/p' "$csv" >"$IGC_RUN/$name-all.csv"; first=0; fi
         sed -n "2,\$s/^/$RATE,$label,/p" "$csv" >>"$IGC_RUN/$name-all.csv"
     done
