@@ -24,7 +24,11 @@
  *   the same parts and the group's ring starts at once, forwarding each
  *   part of the blocks a member owns as soon as it has arrived
  *   (group_allgather.h): the two stages overlap instead of running one
- *   after the other.
+ *   after the other;
+ * - there the parts are paced: my block goes to its owner in synchronous
+ *   sends with at most step->window unfinished, the next posted while the
+ *   group's ring waits (ig_paced_start, p2p.h), so that no flow queues
+ *   megabytes in the network (docs/performance.md, forty-ninth session).
  */
 #include "algorithms.h"
 #include "blocks.h"

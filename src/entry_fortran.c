@@ -1,5 +1,7 @@
 /*
- * Fortran entry points of MPI_Allgather and MPI_Allgatherv.  Open MPI's
+ * Fortran entry points of MPI_Allgather and MPI_Allgatherv, and of
+ * MPI_INIT and MPI_INIT_THREAD (so that the finalize hook is set at
+ * start-up, lifecycle.c).  Open MPI's
  * Fortran bindings (mpif.h, `use mpi`,
  * `use mpi_f08`) call PMPI_Allgather directly, so a C-only shim would miss
  * every Fortran program.  These entry points convert the handles with the
@@ -7,7 +9,9 @@
  * and go through the same classification and dispatch as the C entry point
  * (one path).  The fallback is PMPI_Allgather, never the C MPI_Allgather, so
  * a call is never handled twice, whatever the MPI library's own Fortran
- * bindings would have called.
+ * bindings would have called.  Loaded into a program of another MPI
+ * library (mpi_identity.h), every entry point hands the call to that
+ * library's own binding of the same name instead (next_binding).
  *
  * Symbol names: gfortran and most compilers append one underscore
  * (mpi_allgather_), g77-style two for names with an underscore

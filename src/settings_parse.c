@@ -1,4 +1,6 @@
-/* Pure parsing of intergather's environment settings (no MPI). */
+/* The pure (no MPI) side of intergather's settings: parsing, the defaults,
+ * loading through a lookup function, the settings fingerprint and the build
+ * identity. */
 #define IG_ALGORITHMS_PURE
 #ifdef HAVE_CONFIG_H
 #include <config.h>

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Shared-memory sweep on this machine (docs/performance.md, "Shared memory").
 #
-#   scripts/bench/shm_sweep.sh            full sweep (several minutes on 2 cores)
+#   scripts/bench/shm_sweep.sh            full sweep (up to an hour on a loaded 2-core machine)
 #   QUICK=1 scripts/bench/shm_sweep.sh    a smoke run (few sizes, 1 repetition)
 #
 # 1. intergather-bench: native vs fc vs ring (both schedules) vs root-gathering

@@ -49,12 +49,14 @@ MIN_SIZE=32K
 # its two non-MPICH picks overridden (large allgather -> neighbour ring
 # NTSLR; bcast -> scatter + ring allgather).  Payload and scratch buffers are
 # folded onto shared memory (no data is moved, only timed).
-# The FC algorithm's intra-group stage as the paper ran it: the MPI
-# library's allgather (here MPICH's neighbour ring, NTSLR).  The library's
-# default, `auto`, would run intergather's own neighbour ring from 64 KiB,
-# which simulates to the same times (docs/simulation.md, "Sensitivity"), but
-# the committed panels ran the paper's.
-export INTERGATHER_GROUP_ALLGATHER=mpi
+# The FC algorithm's intra-group stage is intergather's own neighbour ring
+# at every size: the benchmark's fc is the pair API (include/intergather.h),
+# which reads no INTERGATHER_* setting, and this build is not Open MPI's, so
+# the decision never hands a group stage to the MPI library
+# (src/mpi_identity.c).  The paper ran MPI's allgather there; SMPI's MPICH
+# neighbour ring (NTSLR) simulates to the same times as intergather's ring
+# (docs/simulation.md).  (Until the fifty-fifth session this script exported
+# INTERGATHER_GROUP_ALLGATHER=mpi, which nothing read.)
 
 usage() { sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; }
 
