@@ -1,8 +1,7 @@
 /*
  * Fortran entry points of MPI_Allgather and MPI_Allgatherv, and of
  * MPI_INIT and MPI_INIT_THREAD (so that the finalize hook is set at
- * start-up, lifecycle.c).  Open MPI's
- * Fortran bindings (mpif.h, `use mpi`,
+ * start-up, lifecycle.c).  Open MPI's Fortran bindings (mpif.h, `use mpi`,
  * `use mpi_f08`) call PMPI_Allgather directly, so a C-only shim would miss
  * every Fortran program.  These entry points convert the handles with the
  * _f2c functions, map Fortran's MPI_IN_PLACE / MPI_BOTTOM sentinels to C's,
