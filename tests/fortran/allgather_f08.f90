@@ -1,6 +1,8 @@
 ! mpi_f08 bindings: inter-communicator MPI_Allgather (half duplex both ways
 ! and full duplex) compared with PMPI_Allgather, ierror omitted on purpose
-! (it is OPTIONAL in mpi_f08), and MPI_IN_PLACE on an intra-communicator.
+! (it is OPTIONAL in mpi_f08), MPI_BOTTOM with datatypes of absolute
+! addresses on both sides of a half-duplex call, and MPI_IN_PLACE on an
+! intra-communicator.
 program allgather_f08
   use mpi_f08
   implicit none
@@ -8,6 +10,9 @@ program allgather_f08
   integer :: wrank, wsize, left, color, rsize, dir, i, served, scount, rcount, pos
   integer, allocatable :: counts(:), displs(:)
   type(MPI_Comm) :: local, inter
+  type(MPI_Datatype) :: abs_send, abs_recv
+  integer :: blen(1)
+  integer(kind=MPI_ADDRESS_KIND) :: addr(1)
   double precision, allocatable :: sbuf(:), got(:), ref(:)
   integer, allocatable :: inplace(:)
   logical :: is_left
@@ -42,6 +47,36 @@ program allgather_f08
     end if
     served = served + 1
   end do
+
+  ! MPI_BOTTOM, left group sending: as in allgather_f77.f90 (case 1 both
+  ! sides at MPI_BOTTOM, case 2 the sender only; native, jointly).
+  blen(1) = n
+  call MPI_Get_address(sbuf, addr(1))
+  call MPI_Type_create_hindexed(1, blen, addr, MPI_DOUBLE_PRECISION, abs_send)
+  call MPI_Type_commit(abs_send)
+  call MPI_Get_address(got, addr(1))
+  call MPI_Type_create_hindexed(1, blen, addr, MPI_DOUBLE_PRECISION, abs_recv)
+  call MPI_Type_commit(abs_recv)
+  do dir = 1, 2
+    got = -1
+    ref = -1
+    if (is_left) then
+      call MPI_Allgather(MPI_BOTTOM, 1, abs_send, got, 0, MPI_DOUBLE_PRECISION, inter)
+      call PMPI_Allgather(sbuf, n, MPI_DOUBLE_PRECISION, ref, 0, MPI_DOUBLE_PRECISION, inter)
+    else if (dir == 1) then
+      call MPI_Allgather(sbuf, 0, MPI_DOUBLE_PRECISION, MPI_BOTTOM, 1, abs_recv, inter)
+      call PMPI_Allgather(sbuf, 0, MPI_DOUBLE_PRECISION, ref, n, MPI_DOUBLE_PRECISION, inter)
+    else
+      call MPI_Allgather(sbuf, 0, MPI_DOUBLE_PRECISION, got, n, MPI_DOUBLE_PRECISION, inter)
+      call PMPI_Allgather(sbuf, 0, MPI_DOUBLE_PRECISION, ref, n, MPI_DOUBLE_PRECISION, inter)
+    end if
+    if (any(got /= ref)) then
+      print *, 'TEST FAILURE: mpi_f08 MPI_Allgather with MPI_BOTTOM differs from native, case', dir
+      call MPI_Abort(MPI_COMM_WORLD, 1)
+    end if
+  end do
+  call MPI_Type_free(abs_send)
+  call MPI_Type_free(abs_recv)
 
   ! MPI_Allgatherv, left group sending: counts differ per process (the first
   ! sends nothing), displacements in reverse order with gaps.
@@ -80,7 +115,7 @@ program allgather_f08
   end do
 
   if (wrank == 0) then
-    print '(a,i0,a,i0)', 'expect served moved=', served, ' full=1 allgatherv=1 fortran=', served
+    print '(a,i0,a,i0,a)', 'expect served moved=', served, ' full=1 allgatherv=1 fortran=', served, ' bottom=2'
     print '(a)', 'PASS allgather_f08'
   end if
   call MPI_Comm_free(inter)

@@ -1,13 +1,15 @@
 ! Fortran 77-style bindings (include 'mpif.h'): an inter-communicator
 ! MPI_Allgather in both half-duplex directions and full duplex, compared with
-! PMPI_Allgather on the same communicator; MPI_IN_PLACE on an intra-
-! communicator (the sentinel must reach the C library as C's MPI_IN_PLACE).
+! PMPI_Allgather on the same communicator; MPI_BOTTOM with datatypes of
+! absolute addresses on both sides of a half-duplex call, and MPI_IN_PLACE on
+! an intra-communicator (each sentinel must reach the C library as C's).
 program allgather_f77
   implicit none
   include 'mpif.h'
   integer, parameter :: n = 50000
   integer :: ierr, wrank, wsize, left, color, local, inter, rsize, dir, i, served
-  integer :: scount, rcount, pos
+  integer :: scount, rcount, pos, abs_send, abs_recv, blen(1)
+  integer(kind=MPI_ADDRESS_KIND) :: addr(1)
   integer, allocatable :: counts(:), displs(:)
   integer, allocatable :: sbuf(:), got(:), ref(:), inplace(:)
   logical :: is_left
@@ -44,6 +46,44 @@ program allgather_f77
     end if
     served = served + 1
   end do
+
+  ! MPI_BOTTOM, left group sending: the left sends one element of a type
+  ! that holds sbuf's absolute address; the right receives each block as
+  ! one element of a type that holds got's (block i at got(i n + 1)) in
+  ! case 1, into got as usual in case 2.  Such calls go to the MPI
+  ! library, jointly (not counted as served); without the sentinel's
+  ! mapping the library would take the Fortran variable MPI_BOTTOM for a
+  ! buffer and read and write relative to it.
+  blen(1) = n
+  call MPI_Get_address(sbuf, addr(1), ierr)
+  call MPI_Type_create_hindexed(1, blen, addr, MPI_INTEGER, abs_send, ierr)
+  call MPI_Type_commit(abs_send, ierr)
+  call MPI_Get_address(got, addr(1), ierr)
+  call MPI_Type_create_hindexed(1, blen, addr, MPI_INTEGER, abs_recv, ierr)
+  call MPI_Type_commit(abs_recv, ierr)
+  do dir = 1, 2
+    got = -1
+    ref = -1
+    if (is_left) then
+      call MPI_Allgather(MPI_BOTTOM, 1, abs_send, got, 0, MPI_INTEGER, inter, ierr)
+      if (ierr /= MPI_SUCCESS) stop 3
+      call PMPI_Allgather(sbuf, n, MPI_INTEGER, ref, 0, MPI_INTEGER, inter, ierr)
+    else if (dir == 1) then
+      call MPI_Allgather(sbuf, 0, MPI_INTEGER, MPI_BOTTOM, 1, abs_recv, inter, ierr)
+      if (ierr /= MPI_SUCCESS) stop 3
+      call PMPI_Allgather(sbuf, 0, MPI_INTEGER, ref, n, MPI_INTEGER, inter, ierr)
+    else
+      call MPI_Allgather(sbuf, 0, MPI_INTEGER, got, n, MPI_INTEGER, inter, ierr)
+      if (ierr /= MPI_SUCCESS) stop 3
+      call PMPI_Allgather(sbuf, 0, MPI_INTEGER, ref, n, MPI_INTEGER, inter, ierr)
+    end if
+    if (any(got /= ref)) then
+      print *, 'TEST FAILURE: mpif.h MPI_Allgather with MPI_BOTTOM differs from native, case', dir
+      call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+    end if
+  end do
+  call MPI_Type_free(abs_send, ierr)
+  call MPI_Type_free(abs_recv, ierr)
 
   ! MPI_Allgatherv, left group sending: counts differ per process (the first
   ! sends nothing), displacements in reverse order with gaps.
@@ -83,7 +123,7 @@ program allgather_f77
   end do
 
   if (wrank == 0) then
-    print '(a,i0,a,i0)', 'expect served moved=', served, ' full=1 allgatherv=1 fortran=', served
+    print '(a,i0,a,i0,a)', 'expect served moved=', served, ' full=1 allgatherv=1 fortran=', served, ' bottom=2'
     print '(a)', 'PASS allgather_f77'
   end if
   call MPI_Comm_free(inter, ierr)

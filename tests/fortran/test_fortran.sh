@@ -28,8 +28,10 @@ for topology in fully-connected ring; do
         expect_summary "$topology" "$(expected_moved)"
         expect_summary fortran-calls "$(expected_moved)"
         expect_summary full-duplex-calls 1
+        expect_summary half-duplex-calls "$(($(expected_moved) - 1))"
         expect_summary allgatherv-calls 1
         expect_summary intra-communicator 1
+        expect_summary arguments 2 # the two MPI_BOTTOM calls, native on every process
         echo "ok $prog ($topology)"
     done
 done

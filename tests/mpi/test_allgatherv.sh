@@ -28,6 +28,7 @@ for setting in fully-connected:optimal ring:optimal ring:paper; do
         expect_summary "$INTERGATHER_TOPOLOGY" "$(expected_moved)"
         expect_summary allgatherv-calls "$(expected_allgatherv)"
         expect_summary full-duplex-calls "$(expected_full)"
+        expect_summary half-duplex-calls "$(($(expected_moved) - $(expected_full)))"
     done
     echo "ok $setting: every (p, q)"
 done

@@ -19,6 +19,7 @@ for launch in "${launches[@]}"; do
     expect_pass allgather_matrix
     expect_summary "$algo" "$(expected_moved)"
     expect_summary full-duplex-calls "$(expected_full)"
+    expect_summary half-duplex-calls "$(($(expected_moved) - $(expected_full)))"
     expect_total arrays-allocated -eq 0
     echo "ok $splits ($algo, $kind sizes, $(expected_moved) calls served)"
 done
