@@ -44,6 +44,9 @@
  *                  MPI_ERR_BUFFER, as Open MPI 4.1 does (whose peers then
  *                  wait for it forever), the right group, missing its
  *                  block, an error; the other left processes succeed
+ *   null-counts    left rank 0 passes NULL receive counts: it reports
+ *                  MPI_ERR_ARG, the library's class (Open MPI 4.1 crashes),
+ *                  the others as in null-displs
  *   negative-count left rank 0 expects -1 ints from right rank 0: it
  *                  reports MPI_ERR_COUNT, the others as in null-displs
  */
@@ -174,20 +177,25 @@ static void off_by(ctx *c, const char *what, int delta)
 static void less_from_one(ctx *c) { off_by(c, "less-from-one", -1); }
 static void more_from_one(ctx *c) { off_by(c, "more-from-one", 5); }
 
-/* Left rank 0's arguments cannot be used: NULL displacements, or a
- * negative count. */
-static void unusable(ctx *c, const char *what, int null_displs)
+/* Left rank 0's arguments cannot be used: NULL displacements, NULL
+ * counts, or a negative count. */
+enum unusable_kind { NULL_DISPLS, NULL_COUNTS, NEGATIVE_COUNT };
+
+static void unusable(ctx *c, const char *what, enum unusable_kind kind)
 {
+    static const int class_of[] = { [NULL_DISPLS] = MPI_ERR_BUFFER, [NULL_COUNTS] = MPI_ERR_ARG,
+                                    [NEGATIVE_COUNT] = MPI_ERR_COUNT };
     int counts[MAX_REMOTE];
     remote_sizes(c, 1, counts);
     int left0 = c->is_left && c->lrank == 0;
-    if (left0 && !null_displs)
+    if (left0 && kind == NEGATIVE_COUNT)
         counts[0] = -1;
     prepare(c, size_of(c->lrank), counts);
-    int rc = MPI_Allgatherv(c->sbuf, size_of(c->lrank), MPI_INT, c->rbuf, c->counts,
-                            left0 && null_displs ? NULL : c->displs, MPI_INT, c->inter);
+    int rc = MPI_Allgatherv(c->sbuf, size_of(c->lrank), MPI_INT, c->rbuf,
+                            left0 && kind == NULL_COUNTS ? NULL : c->counts,
+                            left0 && kind == NULL_DISPLS ? NULL : c->displs, MPI_INT, c->inter);
     if (left0) {
-        test_expect_class(rc, null_displs ? MPI_ERR_BUFFER : MPI_ERR_COUNT, what);
+        test_expect_class(rc, class_of[kind], what);
     } else if (!c->is_left) {
         test_expect_error(rc, what); /* without left rank 0's block */
         check(c, what, c->counts, 0);
@@ -197,8 +205,9 @@ static void unusable(ctx *c, const char *what, int null_displs)
     }
 }
 
-static void null_displs(ctx *c) { unusable(c, "null-displs", 1); }
-static void negative_count(ctx *c) { unusable(c, "negative-count", 0); }
+static void null_displs(ctx *c) { unusable(c, "null-displs", NULL_DISPLS); }
+static void null_counts(ctx *c) { unusable(c, "null-counts", NULL_COUNTS); }
+static void negative_count(ctx *c) { unusable(c, "negative-count", NEGATIVE_COUNT); }
 
 int main(int argc, char **argv)
 {
@@ -228,7 +237,8 @@ int main(int argc, char **argv)
                       { uneven_full, "uneven-full", CORRECT },       { one_large, "one-large", CORRECT },
                       { learned, "learned", LEARNED },
                       { less_from_one, "less-from-one", ERRONEOUS }, { more_from_one, "more-from-one", ERRONEOUS },
-                      { null_displs, "null-displs", HARD },          { negative_count, "negative-count", HARD } };
+                      { null_displs, "null-displs", HARD },          { null_counts, "null-counts", HARD },
+                      { negative_count, "negative-count", HARD } };
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
         if ((scenarios[i].kind == HARD && !hard) || (scenarios[i].kind != CORRECT && correct_only) ||
             (scenarios[i].kind != LEARNED && learned_only))
