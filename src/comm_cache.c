@@ -510,7 +510,6 @@ int ig_comm_cache_local_rank(const ig_comm_cache *cache)
     return cache->local_rank;
 }
 
-
 MPI_Comm ig_comm_cache_merged(const ig_comm_cache *cache) { return cache->merged; }
 
 MPI_Comm ig_comm_cache_opening(const ig_comm_cache *cache) { return cache->opening; }

@@ -237,6 +237,13 @@ int ig_decide_uses_model(const ig_settings *s)
             (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_FULLY_CONNECTED));
 }
 
+/* INTERGATHER_OVERSUBSCRIBED, with "auto" read from the count of nodes
+ * with more processes than CPUs (decide.h). */
+int ig_decide_oversubscribed(const ig_settings *s, int nodes_over)
+{
+    return s->oversubscribed == IG_OVERSUBSCRIBED_AUTO ? nodes_over > 0 : s->oversubscribed == IG_OVERSUBSCRIBED_YES;
+}
+
 /* One node with more processes than CPUs (comm_cache.c): there every stage
  * of a staged algorithm waits for the scheduler, which the model, pricing
  * each process's work as if it had a core of its own, does not see; with
@@ -245,11 +252,6 @@ int ig_decide_uses_model(const ig_settings *s)
  * (docs/performance.md, twenty-sixth session).  So where the model would
  * decide, the direct algorithm, one stage, serves every call there, as
  * MPI_Iallgather would. */
-int ig_decide_oversubscribed(const ig_settings *s, int nodes_over)
-{
-    return s->oversubscribed == IG_OVERSUBSCRIBED_AUTO ? nodes_over > 0 : s->oversubscribed == IG_OVERSUBSCRIBED_YES;
-}
-
 int ig_decide_oversubscribed_direct(const ig_settings *s, int nodes, int oversubscribed)
 {
     return oversubscribed && nodes <= 1 && s->algorithm == IG_ALGORITHM_AUTO &&

@@ -164,9 +164,9 @@ int ig_decide_opening_pieces(int64_t send_bytes, int nodes, const ig_settings *s
  * (opening_plan.h, "stays") unless it has learnt that its receivers are
  * small with its block: every receiver was small in the last
  * IG_OPENING_EARLY_AFTER calls in a row with a block of that size
- * (decide_opening.c says why that many).  What it saw: observed after each such call, heard
- * in round one when it stayed, read from the settled round-one messages
- * when it left.  Its own choice too: its tag then names what it expects,
+ * (decide_opening.c says why that many).  What it saw: observed after each
+ * such call, heard in round one when it stayed, read from the settled
+ * round-one messages when it left.  Its own choice too: its tag then names what it expects,
  * nothing, and every peer reads it. */
 typedef struct {
     int64_t send; /* the block size of the streak; -1: none yet */

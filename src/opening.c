@@ -613,7 +613,7 @@ void ig_opening_agreed(const ig_call *c, ig_comm_cache *cache, const ig_settings
     if (ig_opening_applies(c, cache, s))
         ig_decide_opening_observe(&ig_comm_cache_opening_memo(cache)->history,
                                   ig_decide_opening_call_is_large(shape, c->op == IG_OP_ALLGATHERV,
-                                                              ig_comm_cache_opening_max_bytes(cache), s));
+                                                                  ig_comm_cache_opening_max_bytes(cache), s));
 }
 
 ig_opening_outcome ig_opening_after_all(const ig_call *c, ig_comm_cache *cache, const ig_settings *s,

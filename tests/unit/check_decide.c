@@ -490,8 +490,9 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
         REQUIRE(g->window == w->window && g->piece_window == w->piece_window,
                 "step %d: relay windows %d %d, want %d %d%s", i, g->window, g->piece_window, w->window,
                 w->piece_window, case_text(t));
-        REQUIRE(g->relay_part_bytes == w->relay_part_bytes, "step %d: relay parts of %" PRIu64 " bytes, want %" PRIu64 "%s",
-                i, g->relay_part_bytes, w->relay_part_bytes, case_text(t));
+        REQUIRE(g->relay_part_bytes == w->relay_part_bytes,
+                "step %d: relay parts of %" PRIu64 " bytes, want %" PRIu64 "%s", i, g->relay_part_bytes,
+                w->relay_part_bytes, case_text(t));
         REQUIRE(g->relay_members == w->relay_members, "step %d: relay members %d, want %d%s", i, g->relay_members,
                 w->relay_members, case_text(t));
         REQUIRE(g->relay_sync_pieces == w->relay_sync_pieces, "step %d: relay synchronous pieces %d, want %d%s", i,
