@@ -236,7 +236,7 @@ static char *part_at(const relay_ctx *c, int b, ig_piece part)
 /* The parts of one block's piece that a receiver owns: their receives
  * are requests first .. first + parts - 1, of which the first `next` have
  * been relayed.  Kept in the pair's ints (four each: the room the decision
- * reserves, decide.c's relay_ints). */
+ * reserves, decide_room.c's relay_ints). */
 typedef struct {
     int block, first, parts, next;
 } owned_run;

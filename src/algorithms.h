@@ -60,7 +60,7 @@ typedef struct {
      * place).  A process that expects less from a group takes that group's
      * blocks whole (algo_direct.c says why). */
     uint64_t largest_sent[2];
-    /* The pair's arrays this step needs (decide.c, ig_decide_step_room):
+    /* The pair's arrays this step needs (decide_room.c, ig_decide_step_room):
      * requests and ints.  Dispatch grows the pair's room to them first, on
      * every process of the pair together (pair.h), so that none runs short
      * alone. */

@@ -1,20 +1,12 @@
 #include "decide.h"
 
 #include "cost_model.h"
+#include "decide_limits.h"
 #include "relay_plan.h"
 #include "tags.h"
 
 #include <limits.h>
 #include <math.h>
-
-/* Sends the direct algorithm keeps in flight per process: enough to keep a
- * link busy (Open MPI's linear exchange posts them all and reaches 92-95 %
- * of a TCP link), few enough that a large group does not flood one
- * receiver: with the staggered order of algo_direct.c a receiver sees about
- * this many senders at a time.  Fewer in flight (one or two whole blocks at
- * a time, a shift schedule) measured 4 % slower at 4 MiB on the emulated
- * cluster (docs/performance.md, twenty-seventh session). */
-#define IG_DIRECT_WINDOW 16
 
 /* The chain algorithm's smallest segment: below this a TCP link does not
  * reach its rate per message (and shared memory copies lose to the
@@ -31,62 +23,6 @@
  * measured in the forty-first session, docs/performance.md). */
 #define IG_RELAY_PIECE_WINDOW 2
 
-/* Where the model weighs the relay: between nodes, with pieces (k / q) of
- * at least IG_RELAY_MIN_PIECE bytes, and up to IG_RELAY_MAX_MESSAGES
- * messages per receiver (p q, each a request held at once).  The relay
- * moves p q (q - 1) messages in all, where direct moves p q: on the
- * emulated cluster (4+12, docs/performance.md) it was 1.1x to 2x faster
- * than fc from 32 KiB blocks (2.7 KiB pieces) up, but up to 1.6x slower at
- * 16 KiB and 2.8x to 6.5x at 4 and 8 KiB (pieces of 1.4 KiB and less), a
- * cost per message of the whole host's network stack that the measured t_o
- * (one pair of processes, the rest idle) does not see.  Within a node
- * copies, not links, are the bottleneck and the relay copies every byte
- * twice: at 2+6 on the 2-core machine it was 1.15x slower than fc at 1 MiB
- * and 3.2x at 64 KiB. */
-#define IG_RELAY_MIN_PIECE 2048
-#define IG_RELAY_MAX_MESSAGES 4096
-
-/* The relay's parts (algo_relay.c): a piece larger than IG_EAGER_PART_BYTES
- * (byte_pieces.h) travels in parts of at most that size, each one message,
- * so that its owner relays the first while the rest still arrive, each
- * without a handshake.
- * At 4+12 on the emulated cluster, with 1 and 4 MiB blocks (pieces of 87
- * and 350 KiB), parts of 60 KiB made the relay about 10 % faster than
- * whole pieces (70 % of the receiver-link bound to 77-80 %), parts of 16
- * KiB about 7 % (docs/performance.md, fortieth session).  At most
- * IG_RELAY_MAX_PARTS parts a piece, and fewer where p q is large, so that
- * a receiver's p q pieces stay within IG_RELAY_MAX_MESSAGES messages once
- * groups are that large (beyond that, larger parts). */
-#define IG_RELAY_MAX_PARTS 8
-
-/* The full-duplex algorithm's ring stage in parts (group_allgather.h): each
- * block cut into parts of at most IG_EAGER_PART_BYTES (one eager message
- * each), at most IG_STAGE_WINDOW sends in flight, and at most half
- * IG_RELAY_MAX_MESSAGES receives a member (beyond that, larger parts);
- * the exchange brings the blocks in the same parts (algo_full_duplex.c).
- * On the emulated cluster two rings of four nodes at once, 4 MiB a member
- * (scripts: docs/performance.md, forty-second session), took 1.06-1.21 s
- * in parts of 60 KiB with 4 sends in flight, 1.22-1.45 s by Sendrecv steps
- * (bound 1.01 s): a Sendrecv step's link idles while the next step's
- * message starts, where parts stream from the left link to the right one.
- * Windows of 2, 8 and 16 and parts of 30 and 256 KiB were no better. */
-#define IG_STAGE_WINDOW 4
-
-static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-
-/* The most parts a piece is cut into on a pair of p and q processes. */
-static int relay_parts_cap(int p, int q)
-{
-    int64_t pq = max64((int64_t)p * q, 1), cap = IG_RELAY_MAX_MESSAGES / pq;
-    return cap < 1 ? 1 : cap > IG_RELAY_MAX_PARTS ? IG_RELAY_MAX_PARTS : (int)cap;
-}
-
-/* Pieces a block is cut into: one per receiver, or one per member. */
-static int relay_pieces(int q, int members)
-{
-    return members > 0 ? members : q;
-}
-
 /* The relay's part size for blocks of at most `largest` bytes: 0 (whole
  * pieces) where a piece fits one part, else the piece cut into as many
  * parts of at most IG_EAGER_PART_BYTES as the cap allows, evenly.  With
@@ -95,93 +31,12 @@ static int relay_pieces(int q, int members)
  * q / d times the parts a piece. */
 static uint64_t relay_part_bytes(uint64_t largest, int p, int q, int members)
 {
-    int pieces = relay_pieces(q, members);
+    int pieces = ig_relay_pieces(q, members);
     uint64_t piece = ig_byte_piece(largest, pieces, 0).length; /* the first pieces are the longest */
     int parts = ig_byte_part_count(piece, IG_EAGER_PART_BYTES);
-    int64_t cap = (int64_t)relay_parts_cap(p, q) * q / pieces;
+    int64_t cap = (int64_t)ig_relay_parts_cap(p, q) * q / pieces;
     parts = parts < cap ? parts : (int)cap;
     return parts > 1 ? (piece + (uint64_t)parts - 1) / (uint64_t)parts : 0;
-}
-
-static int max_int(int a, int b) { return a > b ? a : b; }
-
-static int capped(int64_t n)
-{
-    return n > INT_MAX ? INT_MAX : (int)n;
-}
-
-/* The relay's receivers: four ints for each block of which they own a piece. */
-static int relay_ints(int p)
-{
-    return capped(4 * (int64_t)p);
-}
-
-/* The most parts each of n_blocks blocks is cut into in full duplex's
- * ring stage: a member's receives (n_blocks blocks' parts) and its own
- * block's sends (the other group's parts) stay within
- * IG_RELAY_MAX_MESSAGES, half each. */
-static int stage_parts_cap(int n_blocks)
-{
-    return n_blocks > 0 ? IG_RELAY_MAX_MESSAGES / 2 / n_blocks : 0;
-}
-
-/* The requests a member of a group of n_own holds in the full-duplex
- * algorithm (algo_full_duplex.c) when the n_other remote blocks come in
- * `parts` parts (0: whole) and its own block leaves in `send_parts`: the
- * receives of its blocks, every part it receives and its ring's send
- * window where the blocks come in parts, and its block's sends. */
-static int full_duplex_room(int n_own, int n_other, int parts, int send_parts)
-{
-    int64_t sends = send_parts >= 2 ? send_parts : 1;
-    int64_t receives = parts >= 2 ? (int64_t)n_other * parts + IG_STAGE_WINDOW : (n_other + n_own - 1) / n_own;
-    return capped(receives + sends);
-}
-
-/* Each algorithm's largest request array, on a process of either group:
- * direct, every remote block and a window of sends (n_remote + min(n_remote,
- * window)); spread and full duplex, the blocks a process owns and its send
- * (at most max(p, q) + 1); the chain without segments, its owned and
- * relayed blocks and a window (p + window); the relay's receivers, p q
- * pieces (p d with members, in up to q / d times the parts) and a window,
- * where the model weighs it.  Ints: fc's, spread's and full duplex's
- * counts and displacements (3 per process of a group), the chain's orders
- * (2 (p + 1)), the relay's runs (4 p). */
-void ig_decide_pair_room(int p, int q, int *requests, int *ints)
-{
-    int64_t larger = max_int(p, q), wide = (int64_t)p + IG_DIRECT_WINDOW;
-    *requests = capped(2 * larger > wide ? 2 * larger : wide); /* in 64 bits: groups of a billion stay defined */
-    *ints = capped(3 * ((int64_t)p + q) + 2);
-    if ((int64_t)p * q <= IG_RELAY_MAX_MESSAGES) {
-        *requests = max_int(*requests, p * q * relay_parts_cap(p, q) + IG_DIRECT_WINDOW);
-        *ints = max_int(*ints, relay_ints(p));
-    }
-    int cap_p = stage_parts_cap(p), cap_q = stage_parts_cap(q);
-    *requests = max_int(*requests, max_int(full_duplex_room(p, q, cap_q, cap_p), full_duplex_room(q, p, cap_p, cap_q)));
-}
-
-/* Beyond the pair's room: the chain's receivers hold every segment they
- * receive (at most p blocks of m segments) and a window of forwards; the
- * relay's receivers every piece (p q) and a window of relays, its senders
- * their window of pieces.  The other algorithms fit the pair's room. */
-void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *ints)
-{
-    ig_decide_pair_room(p, q, requests, ints);
-    int64_t window = step->window > 0 ? step->window : 1, need = 0;
-    if (step->algorithm == IG_ALG_CHAIN) {
-        int64_t m = ig_step_chain_segments(step);
-        need = m > INT_MAX ? INT_MAX : p * m + window;
-    } else if (step->algorithm == IG_ALG_RELAY) {
-        /* The largest piece's parts (every other piece has at most as many). */
-        int pieces = relay_pieces(q, step->relay_members);
-        uint64_t piece = ig_byte_piece(step->max_block_bytes, pieces, 0).length;
-        need = (int64_t)p * pieces * ig_byte_part_count(piece, step->relay_part_bytes) + window;
-        *ints = max_int(*ints, relay_ints(p));
-    } else if (step->algorithm == IG_ALG_FULL_DUPLEX) {
-        /* Group 0 (the pair's first) gathers group 1's q blocks, and back. */
-        need = max_int(full_duplex_room(p, q, step->stage_parts[0], step->stage_parts[1]),
-                       full_duplex_room(q, p, step->stage_parts[1], step->stage_parts[0]));
-    }
-    *requests = max_int(max_int(*requests, capped(need)), step->piece_window);
 }
 
 /* Between nodes the model weighs direct only up to this many messages per
@@ -503,11 +358,11 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
 }
 
 /* The parts each of the other group's blocks is cut into for group g's
- * ring stage (the full-duplex algorithm's, IG_STAGE_WINDOW above says
- * why), in the exchange that brings them as in the ring: where that stage
+ * ring stage (the full-duplex algorithm's, IG_STAGE_WINDOW in
+ * decide_limits.h says why), in the exchange that brings them as in the ring: where that stage
  * is the ring (g has two or more members), the blocks are MPI_Allgather's
  * (one size) and contiguous on every process, and a block is more than one
- * part; as many parts of at most IG_EAGER_PART_BYTES as stage_parts_cap
+ * part; as many parts of at most IG_EAGER_PART_BYTES as ig_stage_parts_cap
  * allows, and at least two; else 0, whole blocks.  From the agreed shape
  * alone: every process of both groups cuts alike. */
 static int stage_parts_for(const ig_shape *sh, int g, int allgatherv, ig_group_stage stage)
@@ -515,7 +370,7 @@ static int stage_parts_for(const ig_shape *sh, int g, int allgatherv, ig_group_s
     uint64_t block = sh->max_block[1 - g];
     if (stage != IG_GROUP_STAGE_RING || allgatherv || sh->scattered || sh->n[g] < 2 || block <= IG_EAGER_PART_BYTES)
         return 0;
-    uint64_t parts = (block + IG_EAGER_PART_BYTES - 1) / IG_EAGER_PART_BYTES, cap = (uint64_t)stage_parts_cap(sh->n[1 - g]);
+    uint64_t parts = (block + IG_EAGER_PART_BYTES - 1) / IG_EAGER_PART_BYTES, cap = (uint64_t)ig_stage_parts_cap(sh->n[1 - g]);
     parts = parts < cap ? parts : cap;
     return parts >= 2 && (block + parts - 1) / parts <= INT_MAX ? (int)parts : 0;
 }

@@ -16,7 +16,9 @@
  * and the opening's tags and the agreement make every process go on alike
  * whatever each answered (opening_plan.h, speculate.h).  The call's
  * algorithm is decide.c's; the opening round's choices (ig_decide_opening_*)
- * are decide_opening.c's.
+ * are decide_opening.c's; the room each step needs (ig_decide_*_room) is
+ * decide_room.c's, from the windows and budgets both share
+ * (decide_limits.h).
  */
 #ifndef IG_DECIDE_H
 #define IG_DECIDE_H
