@@ -92,7 +92,10 @@
  *   hard-order   left rank 0 passes a send count of -1 and a NULL receive
  *                type, right rank 0 MPI_IN_PLACE and a receive count of -1:
  *                they report MPI_ERR_TYPE and MPI_ERR_COUNT (Open MPI's
- *                order of checks), every other process an error
+ *                order of checks); left rank 1, where there is one, a
+ *                receive count of -1 and a NULL receive type: it reports
+ *                MPI_ERR_TYPE (the receive type is checked first); every
+ *                other process an error
  * And with "hard" too (Open MPI only: under MPICH the MPI library fails
  * the call on right rank 0 and leaves the others waiting):
  *   uncommitted-recv  right rank 0 receives with a type it never committed:
@@ -163,6 +166,7 @@ static void plain(ctx *c, const char *after)
 
 static int left0(const ctx *c) { return c->is_left && c->lrank == 0; }
 static int right0(const ctx *c) { return !c->is_left && c->lrank == 0; }
+static int left1(const ctx *c) { return c->is_left && c->lrank == 1; }
 
 static void mixed_types(ctx *c)
 {
@@ -402,9 +406,11 @@ static void hard_order(ctx *c)
         rc = MPI_Allgather(c->sbuf, -1, MPI_INT, c->rbuf, N, MPI_DATATYPE_NULL, c->inter);
     else if (right0(c)) /* MPI_IN_PLACE and a negative receive count: MPI_ERR_COUNT */
         rc = MPI_Allgather(MPI_IN_PLACE, N, MPI_INT, c->rbuf, -1, MPI_INT, c->inter);
+    else if (left1(c)) /* a NULL receive type and a negative receive count: MPI_ERR_TYPE */
+        rc = MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, -1, MPI_DATATYPE_NULL, c->inter);
     else
         rc = MPI_Allgather(c->sbuf, N, MPI_INT, c->rbuf, N, MPI_INT, c->inter);
-    if (left0(c))
+    if (left0(c) || left1(c))
         test_expect_class(rc, MPI_ERR_TYPE, "hard-order");
     else if (right0(c))
         test_expect_class(rc, MPI_ERR_COUNT, "hard-order");
