@@ -1,8 +1,9 @@
 #!/bin/bash
 # Truncation, an erroneous call (tests/mpi/truncate.c): receivers that
 # expect fewer bytes than are sent get MPI_ERR_TRUNCATE through the
-# communicator's MPI_ERRORS_RETURN and what fits in place, the senders
-# succeed, and a correct call right after matches native.  Both MPIs: the
+# communicator's error handler (the program's own, which returns: it must
+# run once per failing call, never otherwise) and what fits in place, the
+# senders succeed, and a correct call right after matches native.  Both MPIs: the
 # MPICH pass is where it matters (MPICH 4.0.2 aborts the job when a
 # truncated non-blocking receive completes, so the library receives such
 # blocks whole; algo_direct.c).  Small blocks (sent before the agreement

@@ -7,6 +7,10 @@
  * with MPI_SUCCESS and, in full duplex, the other group's blocks.  Then a
  * correct call on the same communicator must match native byte for byte
  * (nothing of the erroneous call left over, early messages included).
+ * The inter-communicator's error handler is the program's own, which
+ * returns as MPI_ERRORS_RETURN does: a call that fails must have invoked
+ * it exactly once, with its error, on that communicator, as MPI invokes
+ * it; a call that succeeds, never.
  *
  * Native MPI is no reference: Open MPI 4.1's root gathering hangs here with
  * more than one receiver, and MPICH 4.0.2 (like intergather before it
@@ -40,6 +44,17 @@ typedef struct {
     int is_left, rank, remote, count, full;
     call_kind kind;
 } call_setup;
+
+/* The program's error handler: counts its invocations, keeps the last. */
+static int handler_calls, handler_class;
+static MPI_Comm handler_comm = MPI_COMM_NULL;
+
+static void on_error(MPI_Comm *comm, int *code, ...)
+{
+    handler_calls++;
+    handler_comm = *comm;
+    MPI_Error_class(*code, &handler_class);
+}
 
 static int error_class(int rc)
 {
@@ -86,11 +101,17 @@ static void one_call(const call_setup *s)
         sbuf[i] = pattern(s->rank, i);
     for (int i = 0; i < span; i++)
         rbuf[i] = GUARD;
+    handler_calls = 0;
+    handler_comm = MPI_COMM_NULL;
     int rc = s->kind == CALL_ALLGATHER
                  ? MPI_Allgather(sbuf, scount, MPI_INT, rbuf, counts[0], MPI_INT, s->inter)
                  : MPI_Allgatherv(sbuf, scount, MPI_INT, rbuf, counts, displs, MPI_INT, s->inter);
     static const char *const names[] = { "MPI_Allgather", "MPI_Allgatherv", "MPI_Allgatherv (mixed counts)" };
     const char *what = names[s->kind];
+    if (handler_calls != (rc != MPI_SUCCESS) ||
+        (rc != MPI_SUCCESS && (handler_class != error_class(rc) || handler_comm != s->inter)))
+        TEST_FAIL("%s, process %d: the error handler ran %d times (class %d), the call returned class %d", what,
+                  s->rank, handler_calls, handler_class, error_class(rc));
     int want = truncates ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     if (error_class(rc) != want)
         TEST_FAIL("%s, %s process %d: error class %d, expected %d", what, s->is_left ? "sending" : "receiving",
@@ -121,7 +142,10 @@ int main(int argc, char **argv)
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     s.inter = test_intercomm(atoi(argv[1]), &s.is_left);
-    MPI_Comm_set_errhandler(s.inter, MPI_ERRORS_RETURN);
+    MPI_Errhandler handler;
+    MPI_Comm_create_errhandler(on_error, &handler);
+    MPI_Comm_set_errhandler(s.inter, handler);
+    MPI_Errhandler_free(&handler);
     MPI_Comm_rank(s.inter, &s.rank);
     MPI_Comm_remote_size(s.inter, &s.remote);
     for (int round = 0; round < 2; round++)
