@@ -8,7 +8,8 @@
 # truncated non-blocking receive completes, so the library receives such
 # blocks whole; algo_direct.c).  Small blocks (sent before the agreement
 # ends, README "Posting early") and large ones (rendezvous), half and full
-# duplex, both topologies.
+# duplex, both topologies; and "uneven" (truncate.c): full duplex where only
+# the other group can tell that a receive truncates.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=2
 for topology in fully-connected ring; do
@@ -18,7 +19,7 @@ for topology in fully-connected ring; do
         counts="16 65536"
         [ $topology = ring ] && counts=16
         for count in $counts; do
-            for duplex in half full; do
+            for duplex in half full uneven; do
                 INTERGATHER_TOPOLOGY=$topology run_preloaded $(($1 + $2)) "$TESTS_BIN/truncate" "$1" "$count" "$duplex"
                 expect_pass truncate
                 # Six erroneous calls: world rank 0's summary says so after

@@ -17,10 +17,12 @@
  * received such blocks whole, algo_direct.c) aborts the job when a
  * truncated non-blocking receive completes, whatever the error handler.
  *
- * usage: truncate LEFT COUNT half|full
+ * usage: truncate LEFT COUNT half|full|uneven
  *   group A (the LEFT low world ranks) sends COUNT ints per process and
  *   group B expects COUNT/2 from each; full: B also sends COUNT ints, which
- *   A expects.  MPI_Allgather, then MPI_Allgatherv (B's blocks in reverse
+ *   A expects; uneven: B sends COUNT/2 ints and A expects COUNT from each
+ *   (more than is sent: no process's own group sends more than it
+ *   expects, only the other group knows that B's receives truncate).  MPI_Allgather, then MPI_Allgatherv (B's blocks in reverse
  *   order), then MPI_Allgatherv where B expects half, all and more in turn
  *   (expected_from), each twice.  World rank 0 prints "PASS truncate".
  */
@@ -41,7 +43,7 @@ typedef enum { CALL_ALLGATHER, CALL_ALLGATHERV, CALL_ALLGATHERV_MIXED } call_kin
 
 typedef struct {
     MPI_Comm inter;
-    int is_left, rank, remote, count, full;
+    int is_left, rank, remote, count, full, uneven;
     call_kind kind;
 } call_setup;
 
@@ -72,10 +74,18 @@ static int error_class(int rc)
 static int expected_from(const call_setup *s, int j)
 {
     if (s->is_left)
-        return s->full ? s->count : 0;
+        return s->full || s->uneven ? s->count : 0;
     if (s->kind != CALL_ALLGATHERV_MIXED || j % 3 == 0)
         return s->count / 2;
     return j % 3 == 1 ? s->count : s->count + s->count / 2;
+}
+
+/* Ints each process of group A (left) or B sends (COUNT/2 for B when uneven). */
+static int sent_by(const call_setup *s, int left)
+{
+    if (left)
+        return s->count;
+    return s->uneven ? s->count / 2 : s->full ? s->count : 0;
 }
 
 static int min(int a, int b)
@@ -85,15 +95,14 @@ static int min(int a, int b)
 
 static void one_call(const call_setup *s)
 {
-    int sends = s->is_left || s->full;
-    int scount = sends ? s->count : 0, blocks = 0, truncates = 0;
+    int scount = sent_by(s, s->is_left), remote_sends = sent_by(s, !s->is_left), blocks = 0, truncates = 0;
     int *counts = malloc(sizeof(int) * (size_t)s->remote), *displs = malloc(sizeof(int) * (size_t)s->remote);
     /* MPI_Allgatherv places the remote blocks in reverse order. */
     for (int j = s->remote - 1; j >= 0; j--) {
         counts[j] = expected_from(s, j);
         displs[j] = s->kind == CALL_ALLGATHER ? j * counts[j] : blocks;
         blocks += counts[j];
-        truncates |= counts[j] < s->count && !s->is_left;
+        truncates |= counts[j] < remote_sends;
     }
     int span = blocks + s->count; /* the blocks, then a guard area */
     int *sbuf = malloc(sizeof(int) * (size_t)(scount + 1)), *rbuf = malloc(sizeof(int) * (size_t)(span + 1));
@@ -119,7 +128,7 @@ static void one_call(const call_setup *s)
     /* Each block: what was sent, as far as it fits; the rest untouched. */
     for (int j = 0; j < s->remote; j++)
         for (int i = 0; i < counts[j]; i++) {
-            int got = rbuf[displs[j] + i], expect = i < min(counts[j], s->count) ? pattern(j, i) : GUARD;
+            int got = rbuf[displs[j] + i], expect = i < min(counts[j], remote_sends) ? pattern(j, i) : GUARD;
             if (got != expect)
                 TEST_FAIL("%s, process %d (group %s): block %d int %d is %d, expected %d", what, s->rank,
                           s->is_left ? "A" : "B", j, i, got, expect);
@@ -136,9 +145,10 @@ static void one_call(const call_setup *s)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    if (argc < 4 || (strcmp(argv[3], "half") != 0 && strcmp(argv[3], "full") != 0))
-        TEST_FAIL("usage: truncate LEFT COUNT half|full");
-    call_setup s = { .count = atoi(argv[2]), .full = strcmp(argv[3], "full") == 0 };
+    if (argc < 4 || (strcmp(argv[3], "half") != 0 && strcmp(argv[3], "full") != 0 && strcmp(argv[3], "uneven") != 0))
+        TEST_FAIL("usage: truncate LEFT COUNT half|full|uneven");
+    call_setup s = { .count = atoi(argv[2]), .full = strcmp(argv[3], "full") == 0,
+                     .uneven = strcmp(argv[3], "uneven") == 0 };
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     s.inter = test_intercomm(atoi(argv[1]), &s.is_left);
@@ -153,7 +163,7 @@ int main(int argc, char **argv)
             s.kind = (call_kind)kind;
             one_call(&s);
             /* A correct call right after the erroneous one. */
-            test_allgather_against_native(s.inter, s.is_left, TEST_INT, s.count, s.full ? s.count : 0);
+            test_allgather_against_native(s.inter, s.is_left, TEST_INT, s.count, s.full || s.uneven ? s.count : 0);
         }
     MPI_Comm_free(&s.inter);
     if (wrank == 0)
