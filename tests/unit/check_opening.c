@@ -547,6 +547,44 @@ START_TEST(small_is_joint_and_direct)
 }
 END_TEST
 
+/* The converse of small_is_joint_and_direct, where groups meet the direct
+ * step's window: sizes the tags name, served by the direct algorithm
+ * alone, and the larger group within that step's window (every send posted
+ * at once, as the opening posts them) are small; one process more, not.
+ * Groups of 14 to 18 processes against 1 to the opening's room. */
+START_TEST(small_up_to_the_direct_window)
+{
+    ig_settings s;
+    ig_settings_defaults(&s);
+    const int64_t sizes[] = { 1, 1024, 16384 };
+    const int64_t max = ig_opening_max_bytes(tag_ubs[0]);
+    int at_window = 0, beyond = 0;
+    for (int place = 0; place < 2; place++)
+        for (int n0 = 14, nodes = place == 0 ? 2 : 1; n0 <= 18; n0++)
+            for (int n1 = 1; n0 + n1 <= IG_OPENING_MAX_PROCS; n1++)
+                for (int a = 0; a < 3; a++)
+                    for (int b = 0; b < 3; b++)
+                        for (int g = 0; g < 2; g++) {
+                            int lo = g == 0 ? n0 : n1, hi = g == 0 ? n1 : n0;
+                            ig_shape sh;
+                            ig_choice ch;
+                            ig_shape_guess_uniform(0, sizes[a], sizes[b], 0, 0, lo, hi, nodes, 0, &sh);
+                            ig_decide(&sh, 0, &s, &ch);
+                            int direct = ch.kind == IG_DECISION_SERVE && ch.nsteps == 1 &&
+                                         ch.steps[0].algorithm == IG_ALG_DIRECT;
+                            int larger = lo > hi ? lo : hi;
+                            int want = direct && larger <= ch.steps[0].window;
+                            int got = ig_decide_opening_sends(0, sizes[a], sizes[b], lo, hi, nodes, 0, max, &s);
+                            REQUIRE(got == want, "%d+%d, %d node(s), %lld/%lld bytes: small %d, want %d", lo, hi,
+                                    nodes, (long long)sizes[a], (long long)sizes[b], got, want);
+                            at_window += want && larger == ch.steps[0].window;
+                            beyond += direct && larger > ch.steps[0].window;
+                        }
+    REQUIRE(at_window > 0, "no small call with the larger group at the direct window");
+    REQUIRE(beyond > 0, "no direct call with the larger group beyond the direct window");
+}
+END_TEST
+
 /* MPI_Allgatherv (ig_decide_opening_sends_v): a receiver judges the other
  * group's blocks as they are.  8+8 between nodes on the emulated cluster's
  * model, blocks of 1/8 to 8/8 of 64 KiB: uniform blocks of 64 KiB would be
@@ -718,6 +756,7 @@ int main(void)
     tcase_add_test(tc, pieces_after_follow_the_tag);
     tcase_add_test(tc, tag_says_who_leaves_early);
     tcase_add_test(tc, small_is_joint_and_direct);
+    tcase_add_test(tc, small_up_to_the_direct_window);
     tcase_add_test(tc, skip_predicted_from_history);
     tcase_add_test(tc, pieces_and_learnt_early);
     suite_add_tcase(suite, tc);
