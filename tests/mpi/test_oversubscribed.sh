@@ -54,6 +54,21 @@ for said in yes no auto; do
     echo "ok INTERGATHER_OVERSUBSCRIBED=$said, $np processes on $cpus CPUs: direct $(summary_total alg-direct), staged $(staged) (summed over processes)"
 done
 
+# As many processes as CPUs is not oversubscribed (auto): two processes
+# on two of this shell's CPUs (the affinity the launch inherits), no
+# oversubscription line.
+two=$(awk '/^Cpus_allowed_list/ { n = split($2, r, ",")
+    for (i = 1; i <= n && c < 2; i++) { m = split(r[i], e, "-"); hi = m > 1 ? e[2] : e[1]
+        for (k = e[1] + 0; k <= hi + 0 && c < 2; k++) { printf "%s%d", c ? "," : "", k; c++ } } }' /proc/self/status)
+if [ "$cpus" -ge 2 ] && [ "${two#*,}" != "$two" ]; then
+    (taskset -pc "$two" $BASHPID >/dev/null &&
+        INTERGATHER_OVERSUBSCRIBED=auto run_preloaded 2 "$bench" -p 1 --sizes 64K --algos intergather --iters 1 \
+            --warmup 0 --csv "$csv")
+    grep -q 'spans 1 node' "$IG_OUT" || fail "no node line (2 processes on CPUs $two)"
+    if grep -q 'oversubscribed:' "$IG_OUT"; then fail "2 processes on 2 CPUs ($two) counted as oversubscribed"; fi
+    echo "ok INTERGATHER_OVERSUBSCRIBED=auto, 2 processes on CPUs $two: not oversubscribed"
+fi
+
 # Every datatype, both directions and full duplex, MPI_Allgather and
 # MPI_Allgatherv, under the rule.
 export INTERGATHER_OVERSUBSCRIBED=yes
