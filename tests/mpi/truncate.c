@@ -22,8 +22,9 @@
  *   group B expects COUNT/2 from each; full: B also sends COUNT ints, which
  *   A expects; uneven: B sends COUNT/2 ints and A expects COUNT from each
  *   (more than is sent: no process's own group sends more than it
- *   expects, only the other group knows that B's receives truncate).  MPI_Allgather, then MPI_Allgatherv (B's blocks in reverse
- *   order), then MPI_Allgatherv where B expects half, all and more in turn
+ *   expects, only the other group knows that B's receives truncate).
+ *   MPI_Allgather, then MPI_Allgatherv (B's blocks in reverse order), then
+ *   MPI_Allgatherv where B expects half, all and more in turn
  *   (expected_from), each twice.  World rank 0 prints "PASS truncate".
  */
 #include "testlib.h"
