@@ -22,6 +22,13 @@
  *              others succeed.  The last, because Open MPI may write a
  *              block it moves by RDMA whole into a shorter receive
  *              (README, Limitations): past its slot there is only room.
+ *   full-bottom  both groups send (full duplex), with data of their own
+ *              (a salt), and one receiver (left rank 0) describes its
+ *              buffer by absolute addresses: every process goes native
+ *              and the others withdraw what they posted both ways.  Left
+ *              rank 0 posted nothing, so the right group's early messages
+ *              wait there to be withdrawn; the full-duplex plain call
+ *              after it would take them instead of its own (the salt tells).
  * It prints "expect early-withdrawn=N" for the script, the number of
  * calls in which this process must have withdrawn what it posted.
  * NO_MEM_RANK: the world rank in which the script makes the allocation a
@@ -43,26 +50,38 @@ static int N = 64;            /* ints per block (INTS) */
 static int no_mem_rank = -1;  /* NO_MEM_RANK */
 static int no_mem_calls = 0;  /* calls that reported MPI_ERR_NO_MEM in that rank */
 
-static int value(int sender, int i)
+/* Int i of the block of process `sender` of its group: the left group's
+ * blocks (salt 0 in half duplex) differ from the right group's, and each
+ * salt's from every other. */
+static int value(int left, int sender, int i, int salt)
 {
-    return sender * 100003 + i * 7 + 1;
+    return (sender * 100003 + i * 7 + 1) * (left ? 1 : -1) + salt * 7919;
 }
 
 typedef struct {
     MPI_Comm inter;
-    int is_left, rank, nremote;
+    int is_left, rank, lrank, nremote;
     int *sbuf, *rbuf; /* sbuf: 2N ints; rbuf: nremote blocks of 2N */
 } ctx;
 
-static int call(ctx *c, const char *what, int scount, int rstride, int bottom)
+/* Whether this process sends and receives: half duplex the left group
+ * sends, the right receives; full duplex both do both. */
+static int sends(const ctx *c, int full) { return c->is_left || full; }
+static int receives(const ctx *c, int full) { return !c->is_left || full; }
+
+/* bottom: this process's send buffer (left group) or receive buffer (right
+ * group, or in full duplex either) by absolute addresses at MPI_BOTTOM. */
+static int call(ctx *c, int scount, int rstride, int bottom, int full, int salt)
 {
     MPI_Datatype abs_type = MPI_DATATYPE_NULL;
-    const void *sb = c->is_left ? c->sbuf : NULL;
-    void *rb = c->is_left ? NULL : c->rbuf;
+    const void *sb = sends(c, full) ? c->sbuf : NULL;
+    void *rb = receives(c, full) ? c->rbuf : NULL;
     MPI_Datatype st = MPI_INT, rt = MPI_INT;
-    int sc = c->is_left ? scount : 0, rc_count = c->is_left ? 0 : rstride;
+    int sc = sends(c, full) ? scount : 0, rc_count = receives(c, full) ? rstride : 0;
+    for (int i = 0; i < 2 * N; i++)
+        c->sbuf[i] = value(c->is_left, c->lrank, i, salt);
     memset(c->rbuf, 0xee, sizeof(int) * 2 * N * (size_t)c->nremote);
-    if (bottom && c->is_left) {
+    if (bottom && c->is_left && !full) {
         abs_type = test_absolute_type(c->sbuf, sc, MPI_INT);
         sb = MPI_BOTTOM, st = abs_type, sc = 1;
     } else if (bottom) {
@@ -79,22 +98,24 @@ static int call(ctx *c, const char *what, int scount, int rstride, int bottom)
     int rc = MPI_Allgather(sb, sc, st, rb, rc_count, rt, c->inter);
     if (abs_type != MPI_DATATYPE_NULL)
         MPI_Type_free(&abs_type);
-    (void)what;
     return rc;
 }
 
-/* The right group's blocks: N ints of each sender at rstride spacing. */
-static void check(const ctx *c, const char *what, int rstride, int skip_sender)
+/* The blocks this process received: N ints of each sender at rstride
+ * spacing, with the call's salt. */
+static void check(const ctx *c, const char *what, int rstride, int skip_sender, int full, int salt)
 {
-    if (c->is_left)
+    if (!receives(c, full))
         return;
     for (int s = 0; s < c->nremote; s++) {
         if (s == skip_sender)
             continue;
-        for (int i = 0; i < N; i++)
-            if (c->rbuf[(size_t)s * rstride + i] != value(s, i))
+        for (int i = 0; i < N; i++) {
+            int want = value(!c->is_left, s, i, salt);
+            if (c->rbuf[(size_t)s * rstride + i] != want)
                 TEST_FAIL("%s: rank %d, block of sender %d, int %d: %d, expected %d", what, c->rank, s, i,
-                          c->rbuf[(size_t)s * rstride + i], value(s, i));
+                          c->rbuf[(size_t)s * rstride + i], want);
+        }
     }
 }
 
@@ -123,8 +144,17 @@ static void plain(ctx *c, const char *after)
 {
     char what[64];
     snprintf(what, sizeof what, "plain call after %s", after);
-    expect_ok(call(c, what, N, N, 0), c, what);
-    check(c, what, N, -1);
+    expect_ok(call(c, N, N, 0, 0, 0), c, what);
+    check(c, what, N, -1, 0, 0);
+}
+
+/* Both groups send, with the salt of no other call. */
+static void plain_full(ctx *c, const char *after)
+{
+    char what[64];
+    snprintf(what, sizeof what, "full-duplex plain call after %s", after);
+    expect_ok(call(c, N, N, 0, 1, 2), c, what);
+    check(c, what, N, -1, 1, 2);
 }
 
 static void finish(ctx *c)
@@ -152,7 +182,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     ctx c;
-    int left = argc > 1 ? atoi(argv[1]) : 2, withdrawn = 0, lrank;
+    int left = argc > 1 ? atoi(argv[1]) : 2, withdrawn = 0;
     /* 2N ints in a buffer whose byte count is an int (MPI counts). */
     if (argc > 2)
         N = int_arg(argv[2], 1, INT_MAX / 8, "INTS");
@@ -160,33 +190,32 @@ int main(int argc, char **argv)
         no_mem_rank = int_arg(argv[3], 0, INT_MAX, "NO_MEM_RANK");
     c.inter = test_intercomm(left, &c.is_left);
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-    MPI_Comm_rank(c.inter, &lrank);
+    MPI_Comm_rank(c.inter, &c.lrank);
+    int lrank = c.lrank;
     MPI_Comm_remote_size(c.inter, &c.nremote);
     MPI_Comm_set_errhandler(c.inter, MPI_ERRORS_RETURN);
     c.sbuf = malloc(sizeof(int) * 2 * N);
     c.rbuf = malloc(sizeof(int) * 2 * N * (size_t)c.nremote);
     if (c.sbuf == NULL || c.rbuf == NULL)
         TEST_FAIL("early_post: no memory for blocks of %d ints", N);
-    for (int i = 0; i < 2 * N; i++)
-        c.sbuf[i] = c.is_left ? value(lrank, i) : -1;
 
     plain(&c, "nothing (builds the pair)");
     plain(&c, "a first call");
 
     /* One receiver (right rank 0) / one sender (left rank 0) at MPI_BOTTOM. */
-    expect_ok(call(&c, "bottom-rx", N, N, !c.is_left && lrank == 0), &c, "bottom-rx");
-    check(&c, "bottom-rx", N, -1);
+    expect_ok(call(&c, N, N, !c.is_left && lrank == 0, 0, 0), &c, "bottom-rx");
+    check(&c, "bottom-rx", N, -1, 0, 0);
     withdrawn += !(!c.is_left && lrank == 0);
     plain(&c, "bottom-rx");
 
-    expect_ok(call(&c, "bottom-tx", N, N, c.is_left && lrank == 0), &c, "bottom-tx");
-    check(&c, "bottom-tx", N, -1);
+    expect_ok(call(&c, N, N, c.is_left && lrank == 0, 0, 0), &c, "bottom-tx");
+    check(&c, "bottom-tx", N, -1, 0, 0);
     withdrawn += !(c.is_left && lrank == 0);
     plain(&c, "bottom-tx");
 
     /* Receivers expect 2N ints from each sender, which sends N. */
-    expect_class(call(&c, "more", N, 2 * N, 0), &c, "more", MPI_SUCCESS);
-    check(&c, "more", 2 * N, -1);
+    expect_class(call(&c, N, 2 * N, 0, 0, 0), &c, "more", MPI_SUCCESS);
+    check(&c, "more", 2 * N, -1, 0, 0);
     withdrawn++;
     plain(&c, "more");
 
@@ -194,11 +223,20 @@ int main(int argc, char **argv)
      * the receivers, under MPICH too (its blocks are received whole,
      * algo_direct.c, where a truncated non-blocking receive would abort). */
     int last_left = left - 1; /* the left group is world ranks 0 .. left - 1 */
-    expect_class(call(&c, "truncate", c.is_left && lrank == last_left ? 2 * N : N, N, 0), &c, "truncate",
+    expect_class(call(&c, c.is_left && lrank == last_left ? 2 * N : N, N, 0, 0, 0), &c, "truncate",
                  c.is_left ? MPI_SUCCESS : MPI_ERR_TRUNCATE);
-    check(&c, "truncate", N, last_left);
+    check(&c, "truncate", N, last_left, 0, 0);
     withdrawn++;
     plain(&c, "truncate");
+
+    /* Full duplex, left rank 0 receiving at MPI_BOTTOM: every process goes
+     * native; in NO_MEM_RANK a withdrawn message may have found no memory. */
+    plain_full(&c, "the half-duplex scenarios");
+    expect_class(call(&c, N, N, c.is_left && lrank == 0, 1, 1), &c, "full-bottom", MPI_SUCCESS);
+    check(&c, "full-bottom", N, -1, 1, 1);
+    withdrawn += !(c.is_left && lrank == 0);
+    plain_full(&c, "full-bottom");
+    plain(&c, "full-bottom");
 
     printf("expect early-withdrawn=%d (world rank %d)\n", withdrawn, c.rank);
     if (c.rank == no_mem_rank)
