@@ -2,18 +2,20 @@
 ! and full duplex) compared with PMPI_Allgather, ierror omitted on purpose
 ! (it is OPTIONAL in mpi_f08), MPI_BOTTOM with datatypes of absolute
 ! addresses on both sides of a half-duplex call, and MPI_IN_PLACE on an
-! intra-communicator.
+! intra-communicator; an MPI_Allgatherv on an intra-communicator (native,
+! its arrays passed on).
 program allgather_f08
   use mpi_f08
   implicit none
   integer, parameter :: n = 40000
-  integer :: wrank, wsize, left, color, rsize, dir, i, served, scount, rcount, pos
+  integer :: wrank, wsize, left, color, rsize, dir, i, j, served, scount, rcount, pos, ierror
   integer, allocatable :: counts(:), displs(:)
   type(MPI_Comm) :: local, inter
   type(MPI_Datatype) :: abs_send, abs_recv
   integer :: blen(1)
   integer(kind=MPI_ADDRESS_KIND) :: addr(1)
-  double precision, allocatable :: sbuf(:), got(:), ref(:)
+  double precision, allocatable :: sbuf(:), got(:), ref(:), vgot(:)
+  double precision :: want
   integer, allocatable :: inplace(:)
   logical :: is_left
 
@@ -114,6 +116,36 @@ program allgather_f08
       print *, 'TEST FAILURE: MPI_IN_PLACE from mpi_f08, slot', i, inplace(i)
       call MPI_Abort(MPI_COMM_WORLD, 1)
     end if
+  end do
+
+  ! MPI_Allgatherv on the intra-communicator MPI_COMM_WORLD (goes native
+  ! through the Fortran entry point's own call of PMPI_Allgatherv): process
+  ! r sends mod(r, 5) + 1 values, received in reverse order 6 apart, so that counts
+  ! and displacements differ (and a gap of -1 stays after each block).
+  deallocate(counts, displs)
+  allocate(counts(wsize), displs(wsize), vgot(6 * wsize))
+  do i = 1, wsize
+    counts(i) = mod(i - 1, 5) + 1
+    displs(i) = 6 * (wsize - i)
+  end do
+  vgot = -1
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  call MPI_Allgatherv(sbuf, mod(wrank, 5) + 1, MPI_DOUBLE_PRECISION, vgot, counts, displs, MPI_DOUBLE_PRECISION, &
+                      MPI_COMM_WORLD, ierror)
+  if (ierror /= MPI_SUCCESS) then
+    print *, 'TEST FAILURE: mpi_f08 MPI_Allgatherv on MPI_COMM_WORLD (native) returned error', ierror
+    call MPI_Abort(MPI_COMM_WORLD, 1)
+  end if
+  do i = 1, wsize
+    do j = 1, 6
+      want = -1
+      if (j <= counts(i)) want = (i - 1) + j * 0.25d0
+      if (vgot(displs(i) + j) /= want) then
+        print *, 'TEST FAILURE: mpi_f08 MPI_Allgatherv on MPI_COMM_WORLD (native), block', i, 'value', j, &
+          ':', vgot(displs(i) + j), 'expected', want
+        call MPI_Abort(MPI_COMM_WORLD, 1)
+      end if
+    end do
   end do
 
   if (wrank == 0) then

@@ -2,16 +2,17 @@
 ! MPI_Allgather in both half-duplex directions and full duplex, compared with
 ! PMPI_Allgather on the same communicator; MPI_BOTTOM with datatypes of
 ! absolute addresses on both sides of a half-duplex call, and MPI_IN_PLACE on
-! an intra-communicator (each sentinel must reach the C library as C's).
+! an intra-communicator (each sentinel must reach the C library as C's); an
+! MPI_Allgatherv on an intra-communicator (native, its arrays passed on).
 program allgather_f77
   implicit none
   include 'mpif.h'
   integer, parameter :: n = 50000
   integer :: ierr, wrank, wsize, left, color, local, inter, rsize, dir, i, served
-  integer :: scount, rcount, pos, abs_send, abs_recv, blen(1)
+  integer :: scount, rcount, pos, abs_send, abs_recv, blen(1), j, want
   integer(kind=MPI_ADDRESS_KIND) :: addr(1)
   integer, allocatable :: counts(:), displs(:)
-  integer, allocatable :: sbuf(:), got(:), ref(:), inplace(:)
+  integer, allocatable :: sbuf(:), got(:), ref(:), inplace(:), vgot(:)
   logical :: is_left
 
   call MPI_Init(ierr)
@@ -122,6 +123,35 @@ program allgather_f77
       print *, 'TEST FAILURE: MPI_IN_PLACE from Fortran, slot', i, inplace(i)
       call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
     end if
+  end do
+
+  ! MPI_Allgatherv on the intra-communicator MPI_COMM_WORLD (goes native
+  ! through the Fortran entry point's own call of PMPI_Allgatherv): process
+  ! r sends mod(r, 5) + 1 ints, received in reverse order 6 apart, so that counts
+  ! and displacements differ (and a gap of -1 stays after each block).
+  deallocate(counts, displs)
+  allocate(counts(wsize), displs(wsize), vgot(6 * wsize))
+  do i = 1, wsize
+    counts(i) = mod(i - 1, 5) + 1
+    displs(i) = 6 * (wsize - i)
+  end do
+  vgot = -1
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  call MPI_Allgatherv(sbuf, mod(wrank, 5) + 1, MPI_INTEGER, vgot, counts, displs, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+  if (ierr /= MPI_SUCCESS) then
+    print *, 'TEST FAILURE: mpif.h MPI_Allgatherv on MPI_COMM_WORLD (native) returned error', ierr
+    call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+  end if
+  do i = 1, wsize
+    do j = 1, 6
+      want = -1
+      if (j <= counts(i)) want = (i - 1) * 100003 + j
+      if (vgot(displs(i) + j) /= want) then
+        print *, 'TEST FAILURE: mpif.h MPI_Allgatherv on MPI_COMM_WORLD (native), block', i, 'int', j, &
+          ':', vgot(displs(i) + j), 'expected', want
+        call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+      end if
+    end do
   end do
 
   if (wrank == 0) then
