@@ -5,7 +5,7 @@
  * message left in flight by the scenario would show there.
  *
  * usage: opening LEFT [hard [dup-fails]] [after-large] [pieces [unfreed]] [alternate] [sink]
- *                [late-start]
+ *                [late-start] [tiny]
  * Both groups send N ints per process (full duplex) unless said otherwise;
  * MPI_ERRORS_RETURN on the inter-communicator.
  *   mixed-types  left rank 0 sends its N ints as one contiguous type, the
@@ -60,6 +60,10 @@
  *                   last call before MPI_Finalize, on a communicator
  *                   never freed
  * With "sink", only the two sink-* scenarios (the second with "hard").
+ * With "tiny" (instead of the scenarios), tiny-to-nothing: every process
+ * sends one byte (MPI_BYTE) and expects nothing, so all leave early, and
+ * each byte that comes fits the sink whole (no truncation); every process
+ * succeeds, and the plain call after it is checked.
  * With "late-start", the program starts MPI with PMPI_Init, which the
  * library does not see (as under a tool that initializes MPI itself), and
  * sets MPI_ERRORS_RETURN on MPI_COMM_WORLD: the library starts in the
@@ -362,6 +366,18 @@ static void pieces(ctx *c)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Erroneous: every process sends one byte and expects nothing; all leave
+ * early.  A byte fits the sink whole (src/p2p.h: two bytes), so no
+ * truncation tells the receiver that something came: the message's count
+ * must (ig_sink_took_data), and every process explains the block. */
+static void tiny_to_nothing(ctx *c)
+{
+    fill(c, 1);
+    int rc = MPI_Allgather(c->sbuf, 1, MPI_BYTE, c->rbuf, 0, MPI_BYTE, c->inter);
+    if (test_error_class(rc) != MPI_ERR_TRUNCATE)
+        test_expect_class(rc, MPI_SUCCESS, "tiny-to-nothing");
+}
+
 static void hard_count(ctx *c)
 {
     fill(c, N);
@@ -451,7 +467,8 @@ int main(int argc, char **argv)
     int left = argc > 1 ? atoi(argv[1]) : 2, hard = has_option(argc, argv, "hard"),
         after_large = has_option(argc, argv, "after-large"), dup_fails = has_option(argc, argv, "dup-fails"),
         alternate = has_option(argc, argv, "alternate"), in_pieces = has_option(argc, argv, "pieces"),
-        unfreed = has_option(argc, argv, "unfreed"), sink_only = has_option(argc, argv, "sink");
+        unfreed = has_option(argc, argv, "unfreed"), sink_only = has_option(argc, argv, "sink"),
+        tiny = has_option(argc, argv, "tiny");
     c.dup_fails = dup_fails;
     if (dup_fails || late_start)
         test_datatype_errors_return();
@@ -474,6 +491,11 @@ int main(int argc, char **argv)
         goto done;
     if (in_pieces) {
         pieces(&c);
+        goto done;
+    }
+    if (tiny) {
+        tiny_to_nothing(&c);
+        plain(&c, "tiny-to-nothing");
         goto done;
     }
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {

@@ -141,6 +141,18 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
     done
 fi
 
+# Blocks of one byte to processes that expect nothing (erroneous; all
+# leave early): each fits the sink whole (src/p2p.h), so no truncation
+# says it came, only its count (ig_sink_took_data); every process must
+# still explain, once, the blocks sent to it in vain (settled at the next
+# call), and the plain call after it is checked.
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+    run_preloaded 4 "$TESTS_BIN/opening" 2 tiny
+    expect_pass opening
+    expect_sent_in_vain 4
+    echo "ok tiny blocks to nothing np=4 left=2: ended $(summary_total ended), pair by pair $(summary_total pair-by-pair)"
+fi
+
 # The sink (src/p2p.h): a process that expects nothing and leaves early,
 # or whose arguments are unusable ("hard"), takes its peers' blocks into
 # it, and drops the pieces it does not keep there.  Open MPI's ob1 layer
