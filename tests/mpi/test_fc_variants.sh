@@ -94,6 +94,20 @@ for algorithm in direct fc spread chain relay full-duplex; do
     echo "ok INTERGATHER_ALGORITHM=$algorithm (calls it served:$ran)"
 done
 
+# The chain with more segments than the pair's room holds requests for,
+# which the splits above never reach (the room, sized for the relay's and
+# the full-duplex ring's parts, holds 2564 requests at 4+4): blocks of
+# 48 MiB in segments of 64 KiB (the model's to=0 keeps them that small),
+# 4 x 768 + 16 requests, so the pair grows its room, jointly, before the
+# call (ig_pair_fit_room) and no call allocates its arrays, the first or
+# the second (nomem.c: two calls, every int checked).
+INTERGATHER_ALGORITHM=chain INTERGATHER_SHM_MODEL=to=0 run_preloaded 8 "$TESTS_BIN/nomem" 4 12582912 h
+expect_pass nomem
+grep -q '^calls-in-error=0$' "$IG_OUT" || { cat "$IG_OUT" >&2; echo "the chain's calls of 48 MiB blocks failed" >&2; exit 1; }
+expect_total alg-chain -eq 16
+expect_total arrays-allocated -eq 0
+echo "ok INTERGATHER_ALGORITHM=chain, 4+4 with 48 MiB blocks: the room grown, no arrays allocated"
+
 # The full-duplex algorithm's ring stage in parts (group_allgather.h):
 # blocks of more than 60 KiB (one eager message), contiguous, in calls
 # whose group stage is the ring (64 KiB a member and more), cut into parts
