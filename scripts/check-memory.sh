@@ -93,9 +93,12 @@ INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/type_order" 2+3,3+2 3
 # Erroneous calls that truncate: blocks received whole, then copied in place.
 asan_run 4 "$top/tests/mpi/truncate" 3 16 full
 asan_run 4 "$top/tests/mpi/truncate" 2 20000 half
-# A forced chain whose segments grow the pair's room, and the join plan
-# (its extra sender's scratch, checked jointly per call).
+# A forced chain in segments; one whose segments grow the pair's room
+# (48 MiB blocks at 4+4 in 64 KiB segments, as in test_fc_variants.sh:
+# 3088 requests against a room of 2564); and the join plan (its extra
+# sender's scratch, checked jointly per call).
 INTERGATHER_ALGORITHM=chain asan_run 5 "$top/tests/mpi/nomem" 2 100000 h
+INTERGATHER_ALGORITHM=chain INTERGATHER_SHM_MODEL=to=0 asan_run 8 "$top/tests/mpi/nomem" 4 12582912 h
 INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join asan_run 5 "$top/tests/mpi/nomem" 3 2001 h
 # Random calls (tests/mpi/test_random_calls.sh): random sizes, so random
 # histories for the opening round's predicted skip, and communicators
@@ -143,7 +146,7 @@ INTERGATHER_ALGORITHM=relay vg_run "relay, allgatherv" 4 "$top/tests/mpi/allgath
 INTERGATHER_ALGORITHM=relay vg_run "relay, pieces in parts" 4 "$top/tests/mpi/allgather_matrix" 1 65536
 INTERGATHER_ALGORITHM=relay vg_run "type order" 4 "$top/tests/mpi/type_order" 1+3,3+1 3
 vg_run "truncation" 4 "$top/tests/mpi/truncate" 3 16 full
-INTERGATHER_ALGORITHM=chain vg_run "chain, room grown" 5 "$top/tests/mpi/nomem" 2 100000 h
+INTERGATHER_ALGORITHM=chain vg_run "chain in segments" 5 "$top/tests/mpi/nomem" 2 100000 h
 INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join vg_run "join plan" 5 "$top/tests/mpi/nomem" 3 2001 h
 # The pair API (linked against the library; its .libs binary, not libtool's wrapper script).
 vg_run "pair API, full duplex one way" 3 "$top/tests/mpi/.libs/pair_full_duplex"

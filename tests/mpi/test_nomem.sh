@@ -22,10 +22,12 @@ FAILLIB="$IG_TOP_BUILDDIR/tests/mpi/.libs/libfailmalloc.so"
 # NP LEFT COUNT KINDS SETTINGS [RANKS]: nomem's arguments (nomem.c), the
 # settings (comma-separated; - for the default decision), and the world
 # ranks whose allocations fail (default: 0 and LEFT, a process of each
-# group).  The chain runs with whole blocks (8 KB) and with blocks (400 KB)
-# cut into more segments than the pair's room holds requests for, so that
-# it grows the room; in the join plan (3 senders, 2 receivers) world rank 2
-# is the extra sender that needs scratch.
+# group).  The chain runs with whole blocks (8 KB) and with blocks (48 MiB
+# at 4+4, in 64 KiB segments: the model's to=0 keeps them that small) cut
+# into more segments than the pair's room holds requests for (3088 against
+# 2564), so that it grows the room jointly (ig_pair_fit_room), which fails
+# for all when one process lacks the memory; in the join plan (3 senders,
+# 2 receivers) world rank 2 is the extra sender that needs scratch.
 scenarios=(
     "5 2 101 mhrfv -"
     "5 2 101 hf INTERGATHER_ALGORITHM=direct"
@@ -35,7 +37,7 @@ scenarios=(
     "5 3 2001 f INTERGATHER_ALGORITHM=full-duplex"
     "5 2 2001 h INTERGATHER_ALGORITHM=relay"
     "5 2 2001 h INTERGATHER_ALGORITHM=chain"
-    "5 2 100000 h INTERGATHER_ALGORITHM=chain"
+    "8 4 12582912 h INTERGATHER_ALGORITHM=chain,INTERGATHER_SHM_MODEL=to=0"
 )
 
 # launch NP LEFT COUNT KINDS SETTINGS [NAME=VALUE...]
