@@ -63,7 +63,10 @@
  * With "tiny" (instead of the scenarios), tiny-to-nothing: every process
  * sends one byte (MPI_BYTE) and expects nothing, so all leave early, and
  * each byte that comes fits the sink whole (no truncation); every process
- * succeeds, and the plain call after it is checked.
+ * returns MPI_SUCCESS or MPI_ERR_TRUNCATE (the call is erroneous: either
+ * is an MPI library's answer; the script checks that every process
+ * explains the bytes sent to it in vain), and the plain call after it is
+ * checked.
  * With "late-start", the program starts MPI with PMPI_Init, which the
  * library does not see (as under a tool that initializes MPI itself), and
  * sets MPI_ERRORS_RETURN on MPI_COMM_WORLD: the library starts in the
