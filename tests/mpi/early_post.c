@@ -69,8 +69,9 @@ typedef struct {
 static int sends(const ctx *c, int full) { return c->is_left || full; }
 static int receives(const ctx *c, int full) { return !c->is_left || full; }
 
-/* bottom: this process's send buffer (left group) or receive buffer (right
- * group, or in full duplex either) by absolute addresses at MPI_BOTTOM. */
+/* bottom: a buffer of this process described by absolute addresses at
+ * MPI_BOTTOM: in half duplex the left group's send buffer and the right
+ * group's receive buffer, in full duplex the receive buffer. */
 static int call(ctx *c, int scount, int rstride, int bottom, int full, int salt)
 {
     MPI_Datatype abs_type = MPI_DATATYPE_NULL;
