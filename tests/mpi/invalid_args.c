@@ -19,15 +19,6 @@
 
 enum { N = 4, MAX_PROCS = 64 };
 
-static int handler_calls, handler_class;
-
-static void on_error(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm;
-    handler_calls++;
-    MPI_Error_class(*code, &handler_class);
-}
-
 typedef struct {
     int native;
     MPI_Comm inter;
@@ -49,10 +40,9 @@ static int allgatherv(ctx *c, int scount, MPI_Datatype stype, MPI_Datatype rtype
 /* One call's outcome, as the script compares it. */
 static void report(int wrank, const char *what, int rc)
 {
-    printf("rank %d %s: class %d, handler ran %d times (class %d)\n", wrank, what, test_error_class(rc),
-           handler_calls, handler_calls > 0 ? handler_class : 0);
-    handler_calls = 0;
-    handler_class = 0;
+    test_error_log log = test_errors_taken();
+    printf("rank %d %s: class %d, handler ran %d times (class %d)\n", wrank, what, test_error_class(rc), log.calls,
+           log.last_class);
 }
 
 int main(int argc, char **argv)
@@ -61,9 +51,9 @@ int main(int argc, char **argv)
     if (argc < 3 || (strcmp(argv[1], "native") != 0 && strcmp(argv[1], "library") != 0))
         TEST_FAIL("usage: invalid_args native|library LEFT");
     ctx c = { .native = strcmp(argv[1], "native") == 0 };
-    int wrank, is_left, remote;
+    int wrank, is_left, remote, left = atoi(argv[2]);
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    c.inter = test_intercomm(atoi(argv[2]), &is_left);
+    c.inter = test_intercomm(left, &is_left);
     MPI_Comm_remote_size(c.inter, &remote);
     if (remote > MAX_PROCS)
         TEST_FAIL("invalid_args: at most %d processes a group", MAX_PROCS);
@@ -71,10 +61,7 @@ int main(int argc, char **argv)
         c.sbuf[i] = wrank * 100 + i;
     for (int j = 0; j < remote; j++)
         c.counts[j] = N, c.displs[j] = j * N;
-    MPI_Errhandler handler;
-    MPI_Comm_create_errhandler(on_error, &handler);
-    MPI_Comm_set_errhandler(c.inter, handler);
-    MPI_Errhandler_free(&handler);
+    test_log_errors(c.inter);
 
     report(wrank, "negative send count", allgather(&c, -1, MPI_INT, N, MPI_INT));
     report(wrank, "negative receive count", allgather(&c, N, MPI_INT, -1, MPI_INT));
@@ -87,7 +74,6 @@ int main(int argc, char **argv)
     c.counts[remote - 1] = N;
     /* A correct call after them: nothing of theirs may be left behind. */
     report(wrank, "correct call", allgather(&c, N, MPI_INT, N, MPI_INT));
-    int left = atoi(argv[2]);
     for (int j = 0; j < remote; j++)
         for (int i = 0; i < N; i++) {
             int sender = is_left ? left + j : j; /* the left group is world ranks 0 .. LEFT - 1 */

@@ -29,6 +29,30 @@ int test_error_class(int rc)
     return cls;
 }
 
+static test_error_log error_log = { 0, MPI_SUCCESS, MPI_COMM_NULL };
+
+static void log_error(MPI_Comm *comm, int *code, ...)
+{
+    error_log.calls++;
+    error_log.last_comm = *comm;
+    MPI_Error_class(*code, &error_log.last_class);
+}
+
+void test_log_errors(MPI_Comm comm)
+{
+    MPI_Errhandler handler;
+    MPI_Comm_create_errhandler(log_error, &handler);
+    MPI_Comm_set_errhandler(comm, handler);
+    MPI_Errhandler_free(&handler);
+}
+
+test_error_log test_errors_taken(void)
+{
+    test_error_log taken = error_log;
+    error_log = (test_error_log){ 0, MPI_SUCCESS, MPI_COMM_NULL };
+    return taken;
+}
+
 void test_expect_class(int rc, int want, const char *what)
 {
     if (test_error_class(rc) != want)

@@ -15,6 +15,17 @@ int test_error_class(int rc);
 void test_expect_class(int rc, int want, const char *what);
 void test_expect_error(int rc, const char *what);
 
+/* An error handler of the program's own that returns, as MPI_ERRORS_RETURN
+ * does, and logs its calls: test_log_errors installs it on `comm`;
+ * test_errors_taken returns what it logged since the last time it was
+ * asked (calls, the last call's class and communicator) and clears it. */
+typedef struct {
+    int calls, last_class;
+    MPI_Comm last_comm;
+} test_error_log;
+void test_log_errors(MPI_Comm comm);
+test_error_log test_errors_taken(void);
+
 /* Split MPI_COMM_WORLD into a left group of `left` processes and the rest,
  * and connect them.  *is_left tells which group this process is in. */
 MPI_Comm test_intercomm(int left, int *is_left);

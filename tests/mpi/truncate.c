@@ -48,17 +48,6 @@ typedef struct {
     call_kind kind;
 } call_setup;
 
-/* The program's error handler: counts its invocations, keeps the last. */
-static int handler_calls, handler_class;
-static MPI_Comm handler_comm = MPI_COMM_NULL;
-
-static void on_error(MPI_Comm *comm, int *code, ...)
-{
-    handler_calls++;
-    handler_comm = *comm;
-    MPI_Error_class(*code, &handler_class);
-}
-
 static int error_class(int rc)
 {
     int cls = rc;
@@ -111,17 +100,17 @@ static void one_call(const call_setup *s)
         sbuf[i] = pattern(s->rank, i);
     for (int i = 0; i < span; i++)
         rbuf[i] = GUARD;
-    handler_calls = 0;
-    handler_comm = MPI_COMM_NULL;
+    test_errors_taken(); /* nothing logged before this call counts */
     int rc = s->kind == CALL_ALLGATHER
                  ? MPI_Allgather(sbuf, scount, MPI_INT, rbuf, counts[0], MPI_INT, s->inter)
                  : MPI_Allgatherv(sbuf, scount, MPI_INT, rbuf, counts, displs, MPI_INT, s->inter);
     static const char *const names[] = { "MPI_Allgather", "MPI_Allgatherv", "MPI_Allgatherv (mixed counts)" };
     const char *what = names[s->kind];
-    if (handler_calls != (rc != MPI_SUCCESS) ||
-        (rc != MPI_SUCCESS && (handler_class != error_class(rc) || handler_comm != s->inter)))
+    test_error_log log = test_errors_taken();
+    if (log.calls != (rc != MPI_SUCCESS) ||
+        (rc != MPI_SUCCESS && (log.last_class != error_class(rc) || log.last_comm != s->inter)))
         TEST_FAIL("%s, process %d: the error handler ran %d times (class %d), the call returned class %d", what,
-                  s->rank, handler_calls, handler_class, error_class(rc));
+                  s->rank, log.calls, log.last_class, error_class(rc));
     int want = truncates ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     if (error_class(rc) != want)
         TEST_FAIL("%s, %s process %d: error class %d, expected %d", what, s->is_left ? "sending" : "receiving",
@@ -153,10 +142,7 @@ int main(int argc, char **argv)
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     s.inter = test_intercomm(atoi(argv[1]), &s.is_left);
-    MPI_Errhandler handler;
-    MPI_Comm_create_errhandler(on_error, &handler);
-    MPI_Comm_set_errhandler(s.inter, handler);
-    MPI_Errhandler_free(&handler);
+    test_log_errors(s.inter);
     MPI_Comm_rank(s.inter, &s.rank);
     MPI_Comm_remote_size(s.inter, &s.remote);
     for (int round = 0; round < 2; round++)
