@@ -359,12 +359,13 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
 
 /* The parts each of the other group's blocks is cut into for group g's
  * ring stage (the full-duplex algorithm's, IG_STAGE_WINDOW in
- * decide_limits.h says why), in the exchange that brings them as in the ring: where that stage
- * is the ring (g has two or more members), the blocks are MPI_Allgather's
- * (one size) and contiguous on every process, and a block is more than one
- * part; as many parts of at most IG_EAGER_PART_BYTES as ig_stage_parts_cap
- * allows, and at least two; else 0, whole blocks.  From the agreed shape
- * alone: every process of both groups cuts alike. */
+ * decide_limits.h says why), in the exchange that brings them as in the
+ * ring: where that stage is the ring (g has two or more members), the
+ * blocks are MPI_Allgather's (one size) and contiguous on every process,
+ * and a block is more than one part; as many parts of at most
+ * IG_EAGER_PART_BYTES as ig_stage_parts_cap allows, and at least two; else
+ * 0, whole blocks.  From the agreed shape alone: every process of both
+ * groups cuts alike. */
 static int stage_parts_for(const ig_shape *sh, int g, int allgatherv, ig_group_stage stage)
 {
     uint64_t block = sh->max_block[1 - g];

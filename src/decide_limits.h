@@ -59,12 +59,10 @@
  * Windows of 2, 8 and 16 and parts of 30 and 256 KiB were no better. */
 #define IG_STAGE_WINDOW 4
 
-static inline int64_t ig_limits_max64(int64_t a, int64_t b) { return a > b ? a : b; }
-
 /* The most parts a piece is cut into on a pair of p and q processes. */
 static inline int ig_relay_parts_cap(int p, int q)
 {
-    int64_t pq = ig_limits_max64((int64_t)p * q, 1), cap = IG_RELAY_MAX_MESSAGES / pq;
+    int64_t pq = (int64_t)p * q, cap = IG_RELAY_MAX_MESSAGES / (pq > 1 ? pq : 1);
     return cap < 1 ? 1 : cap > IG_RELAY_MAX_PARTS ? IG_RELAY_MAX_PARTS : (int)cap;
 }
 
