@@ -6,6 +6,7 @@
 ! its arrays passed on).
 program allgather_f08
   use mpi_f08
+  use gapped_layout
   implicit none
   integer, parameter :: n = 40000
   integer :: wrank, wsize, left, color, rsize, dir, i, j, served, scount, rcount, pos, ierror
@@ -119,25 +120,21 @@ program allgather_f08
   end do
 
   ! MPI_Allgatherv on the intra-communicator MPI_COMM_WORLD (goes native
-  ! through the Fortran entry point's own call of PMPI_Allgatherv): process
-  ! r sends mod(r, 5) + 1 values, received in reverse order 6 apart, so that counts
-  ! and displacements differ (and a gap of -1 stays after each block).
+  ! through the Fortran entry point's own call of PMPI_Allgatherv), in
+  ! gapped_layout's layout (a gap of -1 stays after each block).
   deallocate(counts, displs)
-  allocate(counts(wsize), displs(wsize), vgot(6 * wsize))
-  do i = 1, wsize
-    counts(i) = mod(i - 1, 5) + 1
-    displs(i) = 6 * (wsize - i)
-  end do
+  allocate(counts(wsize), displs(wsize), vgot(slot * wsize))
+  call reverse_gapped(wsize, counts, displs)
   vgot = -1
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
-  call MPI_Allgatherv(sbuf, mod(wrank, 5) + 1, MPI_DOUBLE_PRECISION, vgot, counts, displs, MPI_DOUBLE_PRECISION, &
+  call MPI_Allgatherv(sbuf, sent_by(wrank), MPI_DOUBLE_PRECISION, vgot, counts, displs, MPI_DOUBLE_PRECISION, &
                       MPI_COMM_WORLD, ierror)
   if (ierror /= MPI_SUCCESS) then
     print *, 'TEST FAILURE: mpi_f08 MPI_Allgatherv on MPI_COMM_WORLD (native) returned error', ierror
     call MPI_Abort(MPI_COMM_WORLD, 1)
   end if
   do i = 1, wsize
-    do j = 1, 6
+    do j = 1, slot
       want = -1
       if (j <= counts(i)) want = (i - 1) + j * 0.25d0
       if (vgot(displs(i) + j) /= want) then

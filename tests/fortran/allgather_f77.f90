@@ -5,6 +5,7 @@
 ! an intra-communicator (each sentinel must reach the C library as C's); an
 ! MPI_Allgatherv on an intra-communicator (native, its arrays passed on).
 program allgather_f77
+  use gapped_layout
   implicit none
   include 'mpif.h'
   integer, parameter :: n = 50000
@@ -126,24 +127,20 @@ program allgather_f77
   end do
 
   ! MPI_Allgatherv on the intra-communicator MPI_COMM_WORLD (goes native
-  ! through the Fortran entry point's own call of PMPI_Allgatherv): process
-  ! r sends mod(r, 5) + 1 ints, received in reverse order 6 apart, so that counts
-  ! and displacements differ (and a gap of -1 stays after each block).
+  ! through the Fortran entry point's own call of PMPI_Allgatherv), in
+  ! gapped_layout's layout (a gap of -1 stays after each block).
   deallocate(counts, displs)
-  allocate(counts(wsize), displs(wsize), vgot(6 * wsize))
-  do i = 1, wsize
-    counts(i) = mod(i - 1, 5) + 1
-    displs(i) = 6 * (wsize - i)
-  end do
+  allocate(counts(wsize), displs(wsize), vgot(slot * wsize))
+  call reverse_gapped(wsize, counts, displs)
   vgot = -1
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
-  call MPI_Allgatherv(sbuf, mod(wrank, 5) + 1, MPI_INTEGER, vgot, counts, displs, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+  call MPI_Allgatherv(sbuf, sent_by(wrank), MPI_INTEGER, vgot, counts, displs, MPI_INTEGER, MPI_COMM_WORLD, ierr)
   if (ierr /= MPI_SUCCESS) then
     print *, 'TEST FAILURE: mpif.h MPI_Allgatherv on MPI_COMM_WORLD (native) returned error', ierr
     call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
   end if
   do i = 1, wsize
-    do j = 1, 6
+    do j = 1, slot
       want = -1
       if (j <= counts(i)) want = (i - 1) * 100003 + j
       if (vgot(displs(i) + j) /= want) then

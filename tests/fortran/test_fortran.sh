@@ -16,9 +16,10 @@ if ! "$MPIFORT" --version >/dev/null 2>&1; then
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq gfortran >/dev/null
 fi
 # mpif.h has no interfaces; gfortran >= 10 rejects its buffer arguments of
-# different ranks unless told they are deliberate.
-"$MPIFORT" -fallow-argument-mismatch -w -o "$out/allgather_f77" "$src/allgather_f77.f90"
-"$MPIFORT" -o "$out/allgather_f08" "$src/allgather_f08.f90"
+# different ranks unless told they are deliberate.  Both programs use
+# gapped_layout.f90 (its module file goes to the build directory).
+"$MPIFORT" -J "$out" -fallow-argument-mismatch -w -o "$out/allgather_f77" "$src/gapped_layout.f90" "$src/allgather_f77.f90"
+"$MPIFORT" -J "$out" -o "$out/allgather_f08" "$src/gapped_layout.f90" "$src/allgather_f08.f90"
 
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1
 for topology in fully-connected ring; do
