@@ -21,6 +21,12 @@ for np_left in "4 2" "5 2" "5 3" "8 3" "10 4"; do
     expect_pass early_post
     expect_total posted-early -gt 0
     expect_total withdrawn -eq "$(expected_withdrawn)"
+    # Off, no call runs the opening round, not even after the agreement
+    # where one process cannot be served (src/serve.c: only a call that
+    # skipped the round, where it applies, goes through it then).
+    expect_total ended -eq 0
+    expect_total pair-by-pair -eq 0
+    expect_total went-on -eq 0
     # The model's own choice (direct at these sizes on one node): same results.
     INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=auto run_preloaded "$1" "$TESTS_BIN/early_post" "$2"
     expect_pass early_post
