@@ -77,6 +77,20 @@ for np_left in "4 2" "5 1" "7 3"; do
     echo "ok MPI_Allgatherv np=$1 left=$2: ended $(summary_total ended), pair by pair $(summary_total pair-by-pair), went on $(summary_total went-on)"
 done
 
+# A half-duplex MPI_Allgatherv of blocks the model does not serve with the
+# direct algorithm alone (opening_v.c, large-left, at 1+3): the sender
+# expects nothing and the receivers send nothing, and neither is small for
+# that (src/opening.c, what_it_brings: only a process that takes no part
+# in the data is), so every process goes on from the round to the
+# agreement, once; the plain call after it does not go on.
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+    run_preloaded 4 "$TESTS_BIN/opening_v" 1 large
+    expect_pass opening_v
+    expect_total went-on -eq 4
+    expect_total pair-by-pair -eq 0
+    echo "ok MPI_Allgatherv of large blocks, half duplex, np=4 left=1: went on $(summary_total went-on)"
+fi
+
 # The round skipped (src/decide.h, ig_decide_opening_call_is_large): at 1+3
 # the large calls go on to the agreement, so the call after them skips the
 # round; with every scenario right after three large calls, the erroneous
