@@ -166,6 +166,21 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
             { echo "no sink type failed in world rank $rank" >&2; cat "$IG_OUT" >&2; exit 1; }
         echo "ok no sink type in world rank $rank"
     done
+    # A start-up that fails once (its finalize hook's keyval, the first
+    # PMPI_Comm_create_keyval: fail_malloc.c's IG_TEST_FAIL_KEYVAL_NTH=1)
+    # is tried again at the next call (src/lifecycle.c), which succeeds:
+    # the hook runs at MPI_Finalize, so every process prints its summary,
+    # the one whose first start-up failed included.
+    for rank in 0 3; do
+        ig_launch 4 LD_PRELOAD="$FAILLIB $IG_LIB" IG_TEST_FAIL_KEYVAL_RANK="$rank" IG_TEST_FAIL_KEYVAL_NTH=1 \
+            INTERGATHER_VERBOSE=2 -- "$TESTS_BIN/opening" 2 late-start </dev/null
+        expect_pass opening
+        grep -q "^fail_malloc: PMPI_Comm_create_keyval(1) failed in world rank $rank\$" "$IG_OUT" ||
+            { echo "no start-up keyval failed in world rank $rank" >&2; cat "$IG_OUT" >&2; exit 1; }
+        grep -q "^intergather: summary (world rank $rank)" "$IG_OUT" ||
+            { echo "world rank $rank, whose first start-up failed, never started: no summary" >&2; cat "$IG_OUT" >&2; exit 1; }
+        echo "ok start-up tried again after it failed in world rank $rank"
+    done
 fi
 
 # The pair API (pair_nomem.c, linked against the library) with a receiver
