@@ -45,6 +45,24 @@ for np_left in "4 2" "5 2" "5 3" "8 3" "10 4"; do
     fi
 done
 
+# 16+16: each process's remote group is exactly the direct algorithm's
+# window (16, src/decide_limits.h), the largest with which an early sender
+# reaches every remote process at once, as withdrawing assumes
+# (src/speculate.c, guessed_direct): every process still posts early.
+# Open MPI only: 32 processes on a small machine were not timed under
+# MPICH's launcher (the code path is the same).
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+    INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct run_preloaded 32 "$TESTS_BIN/early_post" 16
+    expect_pass early_post
+    expect_total withdrawn -eq "$(expected_withdrawn)"
+    summaries=$(grep -c 'intergather: summary (world rank' "$IG_OUT" || true)
+    quiet=$(grep 'intergather: summary (world rank' "$IG_OUT" | grep -c ' posted-early=0 ' || true)
+    if [ "$summaries" -ne 32 ] || [ "$quiet" -ne 0 ]; then
+        echo "16+16: $quiet of $summaries processes never posted early (want 0 of 32)" >&2; cat "$IG_OUT" >&2; exit 1
+    fi
+    echo "ok np=32 left=16: every process posted early (withdrawn $(summary_total withdrawn) times, as expected)"
+fi
+
 # Blocks larger than the room the cache keeps for a withdrawn message
 # (src/comm_cache.h): such a message is taken into an allocation of its own
 # size (src/speculate.c, discard_one), and Open MPI moves it by its
