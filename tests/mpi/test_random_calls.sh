@@ -45,3 +45,18 @@ for split in "8 3" "5 1"; do
     echo "ok $calls random calls at $left+$((np - left)): skipped $(summary_total skipped)," \
         "went on $(summary_total went-on), ended $(summary_total ended) (over every process)"
 done
+
+# The soak's probe zero-extent-recv-v (tests/mpi/soak.c, run_probe): a
+# legal MPI_Allgatherv whose receivers receive one block with a type of
+# extent 0. The library places blocks at multiples of the receive type's
+# extent, so such a call is left to the MPI library (README, "Agreement";
+# src/call.c, check_recv): one native call for its arguments per process,
+# and the data right.
+run_preloaded 4 "$TESTS_BIN/soak" --probe zero-extent-recv-v --left 2 --watchdog 60
+if ! grep -q "^PROBE-RESULT zero-extent-recv-v PASS" "$IG_OUT"; then
+    echo "probe zero-extent-recv-v: no passing PROBE-RESULT line" >&2
+    cat "$IG_OUT" >&2
+    exit 1
+fi
+expect_total arguments -eq 4
+echo "ok probe zero-extent-recv-v: native, for its arguments, on every process"
