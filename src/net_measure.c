@@ -27,7 +27,8 @@ typedef struct {
 
 /* One exchange: the first process sends `count` messages of `bytes` bytes,
  * all posted at once; the other receives them all, then answers one byte.
- * Returns the first process's time for it (0 on the other). */
+ * Both processes time it; only the first's times are used (everyone takes
+ * a's numbers, ig_net_measure). */
 static int exchange(const ping_pong *pp, int bytes, int count, double *seconds)
 {
     MPI_Request req[MEASURE_BURST];
