@@ -167,21 +167,37 @@ run_inherited() {
     IG_LAUNCH_INHERIT=1 ig_launch "$np" -- "$@"
 }
 
-# summary_value KEY: the number after KEY= in world rank 0's summary line.
+# summary_value KEY: the number after KEY= in world rank 0's summary line
+# (fails where there is no such line, or it lacks KEY).
 summary_value() {
-    local line
+    local line value
     line=$(grep 'intergather: summary (world rank 0)' "$IG_OUT" || true)
     if [ -z "$line" ]; then
         echo "no intergather summary in the output: was the library loaded?" >&2
         cat "$IG_OUT" >&2
         return 1
     fi
-    echo "$line" | sed -n "s/.* $1=\([0-9-]*\).*/\1/p"
+    value=$(echo "$line" | sed -n "s/.* $1=\([0-9-]*\).*/\1/p")
+    if [ -z "$value" ]; then
+        echo "summary_value $1: world rank 0's summary has no $1 (not a summary key?)" >&2
+        return 1
+    fi
+    echo "$value"
 }
 
 # summary_total KEY: the sum of KEY= over every process's summary line
-# (INTERGATHER_VERBOSE=2 prints one per process).
+# (INTERGATHER_VERBOSE=2 prints one per process).  Fails, printing nothing,
+# where no summary was printed or one lacks KEY (src/stats.c prints every
+# key on every line): a total of 0 must mean that every process counted 0,
+# never a misspelt key or a run without summaries.
 summary_total() {
+    local lines with
+    lines=$(grep -c 'intergather: summary (world rank' "$IG_OUT" || true)
+    with=$(grep 'intergather: summary (world rank' "$IG_OUT" | grep -c " $1=[0-9-]" || true)
+    if [ "$lines" -eq 0 ] || [ "$with" -ne "$lines" ]; then
+        echo "summary_total $1: $with of $lines summary lines count $1 (INTERGATHER_VERBOSE=2 unset, or not a summary key?)" >&2
+        return 1
+    fi
     grep 'intergather: summary (world rank' "$IG_OUT" |
         sed -n "s/.* $1=\([0-9-]*\).*/\1/p" | awk '{ t += $1 } END { print t + 0 }'
 }
@@ -190,7 +206,10 @@ summary_total() {
 # (OP a test(1) comparison: -eq, -gt, ...).
 expect_total() {
     local got
-    got=$(summary_total "$1")
+    if ! got=$(summary_total "$1"); then
+        cat "$IG_OUT" >&2
+        return 1
+    fi
     if ! [ "$got" "$2" "$3" ]; then
         echo "expected the processes' $1 to total $2 $3, got $got" >&2
         cat "$IG_OUT" >&2
