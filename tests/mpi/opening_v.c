@@ -242,8 +242,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(c.inter, &c.lrank);
     MPI_Comm_size(c.inter, &c.nlocal);
     MPI_Comm_remote_size(c.inter, &c.nremote);
-    if (c.nremote > MAX_REMOTE || (large_only && c.nremote > 8))
-        TEST_FAIL("at most %d processes a group", large_only ? 8 : MAX_REMOTE);
+    if (c.nremote > MAX_REMOTE || (large_only && c.nremote > HUGE / LARGE))
+        TEST_FAIL("at most %d processes a group", large_only ? HUGE / LARGE : MAX_REMOTE);
     c.sbuf = malloc(sizeof(int) * HUGE);
     c.rbuf = malloc(sizeof(int) * ((size_t)HUGE + (size_t)(MAX_BLOCK + GAP) * (MAX_REMOTE + 1)));
     if (c.sbuf == NULL || c.rbuf == NULL)

@@ -48,14 +48,6 @@ typedef struct {
     call_kind kind;
 } call_setup;
 
-static int error_class(int rc)
-{
-    int cls = rc;
-    if (rc != MPI_SUCCESS)
-        MPI_Error_class(rc, &cls);
-    return cls;
-}
-
 /* Ints this process expects from remote process j: group A what B sends
  * (full duplex) or nothing; group B half of what A sends, or with
  * CALL_ALLGATHERV_MIXED in turn half, all, and half as much again (only
@@ -108,13 +100,13 @@ static void one_call(const call_setup *s)
     const char *what = names[s->kind];
     test_error_log log = test_errors_taken();
     if (log.calls != (rc != MPI_SUCCESS) ||
-        (rc != MPI_SUCCESS && (log.last_class != error_class(rc) || log.last_comm != s->inter)))
+        (rc != MPI_SUCCESS && (log.last_class != test_error_class(rc) || log.last_comm != s->inter)))
         TEST_FAIL("%s, process %d: the error handler ran %d times (class %d), the call returned class %d", what,
-                  s->rank, log.calls, log.last_class, error_class(rc));
+                  s->rank, log.calls, log.last_class, test_error_class(rc));
     int want = truncates ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    if (error_class(rc) != want)
+    if (test_error_class(rc) != want)
         TEST_FAIL("%s, %s process %d: error class %d, expected %d", what, s->is_left ? "sending" : "receiving",
-                  s->rank, error_class(rc), want);
+                  s->rank, test_error_class(rc), want);
     /* Each block: what was sent, as far as it fits; the rest untouched. */
     for (int j = 0; j < s->remote; j++)
         for (int i = 0; i < counts[j]; i++) {
