@@ -1,14 +1,21 @@
 #!/bin/bash
 # Memory checks of the shim in real MPI jobs:
-#  1. AddressSanitizer: the library instrumented with -fsanitize=address,
-#     preloaded after libasan, runs the allgather and allgatherv matrices
-#     (both topologies, and the relay forced on both: by default it runs between
-#     nodes only), the communicator churn and the fallbacks, a forced chain
-#     that grows its pair's room, the join plan, the opening round (also
-#     with blocks sent in pieces) and random calls (the soak program); any
-#     invalid access fails.  Leak detection is left to valgrind: Open MPI
+#  1. AddressSanitizer and UndefinedBehaviorSanitizer: the library,
+#     instrumented with -fsanitize=address,undefined and preloaded after
+#     libasan, runs the allgather and allgatherv matrices (both topologies,
+#     and the relay forced on both: by default it runs between nodes only),
+#     the communicator churn and the fallbacks, a forced chain that grows
+#     its pair's room, the join plan, the opening round (also with blocks
+#     sent in pieces) and random calls (the soak program); any invalid
+#     access, or undefined behaviour in the library (a signed overflow in a
+#     byte count, a misaligned access, a shift out of range...), fails.
+#     Leak detection is left to valgrind: Open MPI
 #     unloads its components at finalize, after which LeakSanitizer cannot
 #     tell whose allocation a leak was and blames whatever module it finds.
+#     Then tests/mpi/test_large_total.sh with the library instrumented for
+#     undefined behaviour alone (no AddressSanitizer: its calls move 2.4 GB
+#     to each receiver): the test whose counts of bytes pass INT_MAX,
+#     where a byte count kept in an int would overflow.
 #  2. valgrind memcheck on small jobs (both topologies, allgather and
 #     allgatherv, the relay forced on both): no invalid access, no use of uninitialised values and no
 #     definite or indirect leak with intergather's code on the stack.
@@ -30,22 +37,23 @@ MPIRUN=${MPIRUN:-mpirun}
 
 # Run after a normal build (it uses its config.h and test programs).
 [ -f config.h ] && [ -x tests/mpi/allgather_matrix ] || { echo "build and make check first" >&2; exit 1; }
-echo "== AddressSanitizer build of the library"
+echo "== AddressSanitizer and UndefinedBehaviorSanitizer build of the library"
 mpicc=$(sed -n 's/^CC = //p' Makefile)
 lib_sources=$(ls src/*.c)
-$mpicc -shared -fPIC -O1 -g -fsanitize=address -fno-omit-frame-pointer -I. -Isrc -Iinclude -DHAVE_CONFIG_H \
+$mpicc -shared -fPIC -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -I. -Isrc -Iinclude -DHAVE_CONFIG_H \
     $lib_sources -o "$work/libintergather.so"
 libasan=$(gcc -print-file-name=libasan.so)
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 asan_run() { # NP PROGRAM ARGS...
     local np=$1; shift
     if ! "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$libasan $work/libintergather.so" \
-        -x ASAN_OPTIONS -x INTERGATHER_MIN_BYTES -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM \
+        -x ASAN_OPTIONS -x UBSAN_OPTIONS -x INTERGATHER_MIN_BYTES -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM \
         -x INTERGATHER_MANY_SENDERS -x INTERGATHER_OPENING -x INTERGATHER_OVERSUBSCRIBED -x INTERGATHER_SHM_MODEL \
-        "$@" >"$work/out" 2>&1 || grep -q 'ERROR: AddressSanitizer' "$work/out" \
+        "$@" >"$work/out" 2>&1 || grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$work/out" \
         || ! grep -q 'intergather: summary' "$work/out"; then
         cat "$work/out" >&2
-        echo "check-memory: AddressSanitizer run failed: $*" >&2
+        echo "check-memory: sanitized run failed: $*" >&2
         exit 1
     fi
 }
@@ -53,7 +61,7 @@ for topology in fully-connected ring; do
     export INTERGATHER_TOPOLOGY=$topology
     asan_run 5 "$top/tests/mpi/allgather_matrix" 2 1000
     asan_run 5 "$top/tests/mpi/allgatherv_matrix" 3 2000
-    echo "ok asan $topology"
+    echo "ok asan+ubsan $topology"
 done
 export INTERGATHER_TOPOLOGY=fully-connected
 asan_run 4 "$top/tests/mpi/comm_churn"
@@ -104,7 +112,22 @@ INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join asan_run 5 "$top/tests/mp
 # histories for the opening round's predicted skip, and communicators
 # created and freed as the calls go.
 asan_run 8 "$top/tests/mpi/soak" --calls 300 --seed 20261127 --left 3 --watchdog 120
-echo "ok asan: matrices, churn, fallbacks, early posting, opening round, relay, full duplex in parts, type order, truncation, chain, join, random calls"
+echo "ok asan+ubsan: matrices, churn, fallbacks, early posting, opening round, relay, full duplex in parts, type order, truncation, chain, join, random calls"
+
+echo "== UndefinedBehaviorSanitizer: totals beyond 2 GiB"
+mkdir "$work/ubsan"
+$mpicc -shared -fPIC -O1 -g -fsanitize=undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -I. -Isrc \
+    -Iinclude -DHAVE_CONFIG_H $lib_sources -o "$work/ubsan/libintergather.so"
+# As make check runs it: without the settings exported above, which the
+# test would forward to its processes.
+# shellcheck disable=SC2046
+if ! env $(env | sed -n 's/^\(INTERGATHER_[A-Z_]*\)=.*/-u \1/p') IG_LIB="$work/ubsan/libintergather.so" \
+    IG_TOP_BUILDDIR="$top" IG_TOP_SRCDIR="$top" bash tests/mpi/test_large_total.sh >"$work/out" 2>&1 || grep -q 'runtime error:' "$work/out"; then
+    cat "$work/out" >&2
+    echo "check-memory: test_large_total failed with the library instrumented for undefined behaviour" >&2
+    exit 1
+fi
+echo "ok ubsan: test_large_total"
 
 echo "== valgrind memcheck"
 if ! command -v valgrind >/dev/null; then
