@@ -50,12 +50,10 @@
  */
 #include "testlib.h"
 
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define N_INTS 65536 /* 256 KiB of ints per process */
 #define GUARD 64     /* bytes before and after every receive area */
@@ -219,23 +217,10 @@ static const char *class_name(int cls)
     return "other";
 }
 
-/* The watchdog's message, written before each stage (a signal handler may
- * only call async-signal-safe functions: write and _exit). */
-static char hang_msg[160];
-static size_t hang_len;
-
+/* The stage each process is in, for the watchdog (testlib.h). */
 static void watch(const char *cname, int wrank, const char *where)
 {
-    int n = snprintf(hang_msg, sizeof hang_msg, "HANG case=%s rank=%d in=%s\n", cname, wrank, where);
-    hang_len = n > 0 && (size_t)n < sizeof hang_msg ? (size_t)n : 0;
-}
-
-static void on_alarm(int sig)
-{
-    (void)sig;
-    ssize_t written = write(STDERR_FILENO, hang_msg, hang_len);
-    (void)written;
-    _exit(98);
+    test_watch("case=%s rank=%d in=%s", cname, wrank, where);
 }
 
 static uint32_t crc_of(const unsigned char *p, size_t n)
@@ -288,8 +273,7 @@ int main(int argc, char **argv)
     const char *watchdog = getenv("IG_BAD_INPUT_WATCHDOG");
     if (watchdog != NULL && atoi(watchdog) > 0) {
         watch(c->name, wrank, "setup");
-        signal(SIGALRM, on_alarm);
-        alarm((unsigned)atoi(watchdog));
+        test_watchdog((unsigned)atoi(watchdog));
     }
     int left = argc > 2 ? atoi(argv[2]) : wsize / 2;
     int fatal = argc > 3 && strcmp(argv[3], "fatal") == 0;
@@ -348,6 +332,6 @@ int main(int argc, char **argv)
     free(sdata);
     watch(c->name, wrank, "MPI_Finalize");
     MPI_Finalize();
-    alarm(0);
+    test_watchdog(0);
     return 0;
 }

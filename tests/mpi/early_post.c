@@ -46,6 +46,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Seconds one call may take: a call takes milliseconds, alone or on a
+ * loaded machine. */
+#define CALL_SECONDS 60
+
 static int N = 64;            /* ints per block (INTS) */
 static int no_mem_rank = -1;  /* NO_MEM_RANK */
 static int no_mem_calls = 0;  /* calls that reported MPI_ERR_NO_MEM in that rank */
@@ -96,7 +100,13 @@ static int call(ctx *c, int scount, int rstride, int bottom, int full, int salt)
         MPI_Type_commit(&abs_type);
         rb = MPI_BOTTOM, rt = abs_type, rc_count = 1;
     }
+    /* Messages withdrawn wrongly, or left behind, would hold a call here
+     * for good. */
+    static int calls;
+    test_watch("early_post world rank %d: MPI_Allgather #%d", c->rank, ++calls);
+    test_watchdog(CALL_SECONDS);
     int rc = MPI_Allgather(sb, sc, st, rb, rc_count, rt, c->inter);
+    test_watchdog(0);
     if (abs_type != MPI_DATATYPE_NULL)
         MPI_Type_free(&abs_type);
     return rc;

@@ -22,6 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Seconds one call may take: a call takes milliseconds, alone or on a
+ * loaded machine. */
+#define CALL_SECONDS 60
+
 static int pattern(int sender, int call, int i)
 {
     return sender * 1000003 + call * 7919 + i;
@@ -41,8 +45,13 @@ static int one_call(ig_pair *pair, const char *algorithm, int p, int count, int 
         sbuf[i] = pattern(rank, call, i);
     for (int i = 0; i < count * p; i++)
         rbuf[i] = -1;
+    /* A process that went on alone, as if the others' failure were not its
+     * own, would wait here for good. */
+    test_watch("pair_nomem world rank %d: call %d (%s)", rank, call, algorithm);
+    test_watchdog(CALL_SECONDS);
     int rc = ig_pair_allgather_algorithm(pair, algorithm, 0, sbuf, sender ? count : 0, MPI_INT, rbuf,
                                          sender ? 0 : count, MPI_INT);
+    test_watchdog(0);
     int wrong = 0;
     for (int j = 0; rc == MPI_SUCCESS && !sender && j < p; j++)
         for (int i = 0; i < count; i++)

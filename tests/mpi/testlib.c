@@ -1,11 +1,13 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "testlib.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void test_fail(const char *file, int line, const char *fmt, ...)
 {
@@ -19,6 +21,37 @@ void test_fail(const char *file, int line, const char *fmt, ...)
     va_end(ap);
     MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
+}
+
+/* The watchdog's line, composed when the step is named: a signal handler
+ * may only call async-signal-safe functions (write, _exit). */
+static char hang_line[200];
+static volatile size_t hang_len;
+
+void test_watch(const char *fmt, ...)
+{
+    char step[sizeof hang_line - 8];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(step, sizeof step, fmt, ap);
+    va_end(ap);
+    hang_len = 0; /* no torn line if the alarm comes now */
+    int n = snprintf(hang_line, sizeof hang_line, "HANG %s\n", step);
+    hang_len = n > 0 && (size_t)n < sizeof hang_line ? (size_t)n : 0;
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    ssize_t written = write(STDERR_FILENO, hang_line, hang_len);
+    (void)written;
+    _exit(98);
+}
+
+void test_watchdog(unsigned seconds)
+{
+    signal(SIGALRM, on_alarm);
+    alarm(seconds);
 }
 
 int test_error_class(int rc)

@@ -9,6 +9,15 @@
 #define TEST_FAIL(...) test_fail(__FILE__, __LINE__, __VA_ARGS__)
 void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
 
+/* A watchdog for steps that must not hang.  test_watch names the step now
+ * running (printf-style), test_watchdog arms the watchdog for `seconds`
+ * (0 disarms it).  A step not done in time ends the process with the line
+ * "HANG <step>" on stderr and exit status 98: sooner than the launcher's
+ * timeout, and naming the process and the step where that timeout would
+ * kill the whole job without a word. */
+void test_watch(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void test_watchdog(unsigned seconds);
+
 /* The error class of a return code (MPI_SUCCESS for success), and checks
  * of it that fail the test, naming `what`. */
 int test_error_class(int rc);
