@@ -46,10 +46,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Seconds one call may take: a call takes milliseconds, alone or on a
- * loaded machine. */
-#define CALL_SECONDS 60
-
 static int N = 64;            /* ints per block (INTS) */
 static int no_mem_rank = -1;  /* NO_MEM_RANK */
 static int no_mem_calls = 0;  /* calls that reported MPI_ERR_NO_MEM in that rank */
@@ -104,7 +100,7 @@ static int call(ctx *c, int scount, int rstride, int bottom, int full, int salt)
      * for good. */
     static int calls;
     test_watch("early_post world rank %d: MPI_Allgather #%d", c->rank, ++calls);
-    test_watchdog(CALL_SECONDS);
+    test_watchdog(TEST_CALL_SECONDS);
     int rc = MPI_Allgather(sb, sc, st, rb, rc_count, rt, c->inter);
     test_watchdog(0);
     if (abs_type != MPI_DATATYPE_NULL)

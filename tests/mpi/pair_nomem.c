@@ -22,10 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Seconds one call may take: a call takes milliseconds, alone or on a
- * loaded machine. */
-#define CALL_SECONDS 60
-
 static int pattern(int sender, int call, int i)
 {
     return sender * 1000003 + call * 7919 + i;
@@ -48,7 +44,7 @@ static int one_call(ig_pair *pair, const char *algorithm, int p, int count, int 
     /* A process that went on alone, as if the others' failure were not its
      * own, would wait here for good. */
     test_watch("pair_nomem world rank %d: call %d (%s)", rank, call, algorithm);
-    test_watchdog(CALL_SECONDS);
+    test_watchdog(TEST_CALL_SECONDS);
     int rc = ig_pair_allgather_algorithm(pair, algorithm, 0, sbuf, sender ? count : 0, MPI_INT, rbuf,
                                          sender ? 0 : count, MPI_INT);
     test_watchdog(0);

@@ -17,6 +17,9 @@ void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((
  * kill the whole job without a word. */
 void test_watch(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void test_watchdog(unsigned seconds);
+/* Seconds one collective call of a test may take: such a call takes
+ * milliseconds, alone or on a loaded machine. */
+#define TEST_CALL_SECONDS 60
 
 /* The error class of a return code (MPI_SUCCESS for success), and checks
  * of it that fail the test, naming `what`. */
