@@ -167,49 +167,47 @@ run_inherited() {
     IG_LAUNCH_INHERIT=1 ig_launch "$np" -- "$@"
 }
 
-# summary_value KEY: the number after KEY= in world rank 0's summary line
-# (fails where there is no such line, or it lacks KEY).
-summary_value() {
-    local line value
-    line=$(grep 'intergather: summary (world rank 0)' "$IG_OUT" || true)
-    if [ -z "$line" ]; then
-        echo "no intergather summary in the output: was the library loaded?" >&2
+# summary_values WHO KEY: KEY's value in every summary line of $IG_OUT whose
+# prefix is "world rank WHO" (WHO "0)" for world rank 0's line alone, ""
+# for every process's: INTERGATHER_VERBOSE=2 prints one per process), one
+# value per line.  Fails, printing nothing on stdout and the run's output on
+# stderr, where no such line was printed or one lacks KEY (src/stats.c prints every key on every line): a
+# value of 0 must mean that the process counted 0, never a misspelt key or
+# a run without summaries.
+summary_values() {
+    local lines values
+    lines=$(grep "intergather: summary (world rank $1" "$IG_OUT" || true)
+    if [ -z "$lines" ]; then
         cat "$IG_OUT" >&2
+        echo "summary $2: no intergather summary (world rank $1...) in the output (library not loaded, or INTERGATHER_VERBOSE unset?)" >&2
         return 1
     fi
-    value=$(echo "$line" | sed -n "s/.* $1=\([0-9-]*\).*/\1/p")
-    if [ -z "$value" ]; then
-        echo "summary_value $1: world rank 0's summary has no $1 (not a summary key?)" >&2
+    values=$(printf '%s\n' "$lines" | sed -n "s/.* $2=\([0-9-]*\).*/\1/p")
+    if [ "$(printf '%s' "$values" | grep -c .)" -ne "$(printf '%s\n' "$lines" | wc -l)" ]; then
+        cat "$IG_OUT" >&2
+        echo "summary $2: not on every summary line (not a summary key?)" >&2
         return 1
     fi
-    echo "$value"
+    printf '%s\n' "$values"
 }
 
-# summary_total KEY: the sum of KEY= over every process's summary line
-# (INTERGATHER_VERBOSE=2 prints one per process).  Fails, printing nothing,
-# where no summary was printed or one lacks KEY (src/stats.c prints every
-# key on every line): a total of 0 must mean that every process counted 0,
-# never a misspelt key or a run without summaries.
+# summary_value KEY: the number after KEY= in world rank 0's summary line.
+summary_value() {
+    summary_values '0)' "$1"
+}
+
+# summary_total KEY: the sum of KEY= over every process's summary line.
 summary_total() {
-    local lines with
-    lines=$(grep -c 'intergather: summary (world rank' "$IG_OUT" || true)
-    with=$(grep 'intergather: summary (world rank' "$IG_OUT" | grep -c " $1=[0-9-]" || true)
-    if [ "$lines" -eq 0 ] || [ "$with" -ne "$lines" ]; then
-        echo "summary_total $1: $with of $lines summary lines count $1 (INTERGATHER_VERBOSE=2 unset, or not a summary key?)" >&2
-        return 1
-    fi
-    grep 'intergather: summary (world rank' "$IG_OUT" |
-        sed -n "s/.* $1=\([0-9-]*\).*/\1/p" | awk '{ t += $1 } END { print t + 0 }'
+    local values
+    values=$(summary_values '' "$1") || return 1
+    printf '%s\n' "$values" | awk '{ t += $1 } END { print t + 0 }'
 }
 
 # expect_total KEY OP VALUE: fail unless summary_total KEY OP VALUE holds
 # (OP a test(1) comparison: -eq, -gt, ...).
 expect_total() {
     local got
-    if ! got=$(summary_total "$1"); then
-        cat "$IG_OUT" >&2
-        return 1
-    fi
+    got=$(summary_total "$1") || return 1
     if ! [ "$got" "$2" "$3" ]; then
         echo "expected the processes' $1 to total $2 $3, got $got" >&2
         cat "$IG_OUT" >&2
@@ -220,7 +218,7 @@ expect_total() {
 # expect_summary KEY VALUE: fail unless the summary says KEY=VALUE.
 expect_summary() {
     local got
-    got=$(summary_value "$1")
+    got=$(summary_value "$1") || return 1
     if [ "$got" != "$2" ]; then
         echo "expected $1=$2 in the summary, got '$got'" >&2
         cat "$IG_OUT" >&2
