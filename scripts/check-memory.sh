@@ -34,6 +34,12 @@ export INTERGATHER_OPENING=on
 # machine's jobs are all oversubscribed: tests/mpi/common.sh).
 export INTERGATHER_OVERSUBSCRIBED=no
 MPIRUN=${MPIRUN:-mpirun}
+# intergather_names: the INTERGATHER_* variables of this shell, those above
+# and those a run sets for itself, one per line: every run forwards them all
+# (mpirun -x), and test_large_total runs without them.
+intergather_names() {
+    env | sed -n 's/^\(INTERGATHER_[A-Z_]*\)=.*/\1/p'
+}
 
 # Run after a normal build (it uses its config.h and test programs).
 [ -f config.h ] && [ -x tests/mpi/allgather_matrix ] || { echo "build and make check first" >&2; exit 1; }
@@ -47,9 +53,9 @@ export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 asan_run() { # NP PROGRAM ARGS...
     local np=$1; shift
+    # shellcheck disable=SC2046
     if ! "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$libasan $work/libintergather.so" \
-        -x ASAN_OPTIONS -x UBSAN_OPTIONS -x INTERGATHER_MIN_BYTES -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM \
-        -x INTERGATHER_MANY_SENDERS -x INTERGATHER_OPENING -x INTERGATHER_OVERSUBSCRIBED -x INTERGATHER_SHM_MODEL \
+        -x ASAN_OPTIONS -x UBSAN_OPTIONS $(intergather_names | sed 's/^/-x /') \
         "$@" >"$work/out" 2>&1 || grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$work/out" \
         || ! grep -q 'intergather: summary' "$work/out"; then
         cat "$work/out" >&2
@@ -121,7 +127,7 @@ $mpicc -shared -fPIC -O1 -g -fsanitize=undefined -fno-sanitize-recover=undefined
 # As make check runs it: without the settings exported above, which the
 # test would forward to its processes.
 # shellcheck disable=SC2046
-if ! env $(env | sed -n 's/^\(INTERGATHER_[A-Z_]*\)=.*/-u \1/p') IG_LIB="$work/ubsan/libintergather.so" \
+if ! env $(intergather_names | sed 's/^/-u /') IG_LIB="$work/ubsan/libintergather.so" \
     IG_TOP_BUILDDIR="$top" IG_TOP_SRCDIR="$top" bash tests/mpi/test_large_total.sh >"$work/out" 2>&1 || grep -q 'runtime error:' "$work/out"; then
     cat "$work/out" >&2
     echo "check-memory: test_large_total failed with the library instrumented for undefined behaviour" >&2
@@ -141,8 +147,9 @@ ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_direct|linear_[a-z]+|s
 vg_run() { # LABEL NP PROGRAM ARGS...
     local label=$1 np=$2; shift 2
     rm -f "$work"/vg.*
-    "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$top/src/.libs/libintergather.so" -x INTERGATHER_MIN_BYTES \
-        -x INTERGATHER_VERBOSE -x INTERGATHER_TOPOLOGY -x INTERGATHER_ALGORITHM -x INTERGATHER_MANY_SENDERS -x INTERGATHER_OPENING -x INTERGATHER_OVERSUBSCRIBED valgrind -q --error-limit=no --leak-check=full \
+    # shellcheck disable=SC2046
+    "$MPIRUN" --oversubscribe -np "$np" -x LD_PRELOAD="$top/src/.libs/libintergather.so" \
+        $(intergather_names | sed 's/^/-x /') valgrind -q --error-limit=no --leak-check=full \
         --show-leak-kinds=definite,indirect ${supp:+--suppressions=$supp} --log-file="$work/vg.%p" "$@" \
         >"$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
     grep -q '^PASS' "$work/out" || { cat "$work/out" >&2; exit 1; }
