@@ -15,9 +15,9 @@
 #  2. The same copy configured with -fsanitize=undefined alone runs the
 #     tests that preload tests/mpi/fail_malloc.c, whose malloc cannot stand
 #     beside AddressSanitizer's.
-# Left out of both: tests/mpi/test_sim_core.sh, which compiles programs of
-# its own from the library's sources without the sanitizers' flags (the
-# unit tests cover the same planning code instrumented).
+# tests/mpi/test_sim_core.sh compiles programs of its own from the
+# library's sources (the SimGrid core run on MPI_COMM_WORLD, the decision
+# tables): it is given the same flags (IG_SIM_CORE_CFLAGS).
 #
 #   scripts/check-sanitized.sh [--keep]
 # Exit status 0 when every test passed.
@@ -36,12 +36,17 @@ export ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 failmalloc_tests=$(grep -l 'libfailmalloc' tests/mpi/test_*.sh | sort | tr '\n' ' ')
-left_out="tests/mpi/test_sim_core.sh"
+
+# sanitize_flags SANITIZERS: the compiler flags of a build with them.
+sanitize_flags() {
+    echo "-O1 -g -fno-omit-frame-pointer -fsanitize=$1 -fno-sanitize-recover=all"
+}
 
 # build NAME SANITIZERS: a copy of the tree in $work/NAME, configured and
 # built with them.
 build() {
-    local dir=$work/$1 flags="-O1 -g -fno-omit-frame-pointer -fsanitize=$2 -fno-sanitize-recover=all"
+    local dir=$work/$1 flags
+    flags=$(sanitize_flags "$2")
     mkdir -p "$dir"
     git ls-files -z | tar --null -T - -cf - | tar -C "$dir" -xf -
     (cd "$dir" && autoreconf -fi >/dev/null 2>&1 && ./configure -q CFLAGS="$flags" LDFLAGS="-fsanitize=$2" >/dev/null &&
@@ -60,17 +65,17 @@ check() {
     echo "($1)"
 }
 
-echo "== AddressSanitizer and UndefinedBehaviorSanitizer: every test but $failmalloc_tests$left_out"
+echo "== AddressSanitizer and UndefinedBehaviorSanitizer: every test but $failmalloc_tests"
 build asan address,undefined
 # shellcheck disable=SC2016 # $(TESTS) is make's, not the shell's
 all_tests=$(cd "$work/asan" && make -s -f Makefile -f - print-tests <<<'print-tests: ; @echo $(TESTS)')
 unit="" mpi=""
 for t in $all_tests; do
-    case " $failmalloc_tests $left_out " in *" $t "*) continue ;; esac
+    case " $failmalloc_tests " in *" $t "*) continue ;; esac
     case $t in tests/unit/*) unit="$unit $t" ;; *) mpi="$mpi $t" ;; esac
 done
 check asan "$unit" "${ASAN_OPTIONS/detect_leaks=0/detect_leaks=1}"
-check asan "$mpi"
+IG_SIM_CORE_CFLAGS=$(sanitize_flags address,undefined) check asan "$mpi"
 
 echo "== UndefinedBehaviorSanitizer alone: $failmalloc_tests"
 build ubsan undefined

@@ -11,10 +11,14 @@
 # (--verify).  And the two decide_table programs that write the
 # simulation's and the cluster's tables must build and run (direct.sh's
 # once lacked a source file the decision had come to need, unnoticed).
+# IG_SIM_CORE_CFLAGS: flags added to every compilation and link of these
+# programs (scripts/check-sanitized.sh gives its sanitizers' flags, so that
+# they run instrumented like the rest of its build; unset in make check).
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
+extra=${IG_SIM_CORE_CFLAGS:-}
 build=$(mktemp -d "${TMPDIR:-/tmp}/ig-sim-core.XXXXXX")
 trap 'rm -rf "$build" "$IG_OUT"' EXIT
-if ! SMPICC="${MPICC:-mpicc}" IG_SIM_SHIM=0 IG_SIM_BUILD="$build" CFLAGS=-O0 \
+if ! SMPICC="${MPICC:-mpicc}" IG_SIM_SHIM=0 IG_SIM_BUILD="$build" CFLAGS="-O0 $extra" \
     "$IG_TOP_SRCDIR/scripts/simgrid/build.sh" >"$build/build.log" 2>&1; then
     cat "$build/build.log" >&2
     echo "FAIL: the SimGrid core does not build with ${MPICC:-mpicc}" >&2
@@ -41,7 +45,7 @@ done
 # size, every choice an algorithm of the library or the MPI library's own.
 # shellcheck source=scripts/simgrid/common.sh
 . "$IG_TOP_SRCDIR/scripts/simgrid/common.sh"
-build_decide_table "$IG_TOP_SRCDIR" "$build/sim_decide_table" >"$build/dt.log" 2>&1 ||
+MPICC="${MPICC:-mpicc} $extra" build_decide_table "$IG_TOP_SRCDIR" "$build/sim_decide_table" >"$build/dt.log" 2>&1 ||
     { cat "$build/dt.log" >&2; echo "FAIL: scripts/simgrid/decide_table.c does not build" >&2; exit 1; }
 "$build/sim_decide_table" 4 12 4096 4194304 >"$build/sim.csv"
 choices=$(awk -F, 'NR > 1 { print $4 }' "$build/sim.csv" | tr '\n' ' ')
@@ -54,7 +58,8 @@ done
 [ "$(awk -F, 'NR > 1' "$build/sim.csv" | wc -l)" = 2 ] ||
     { cat "$build/sim.csv" >&2; echo "FAIL: scripts/simgrid/decide_table.c: not one row per size" >&2; exit 1; }
 echo "ok: scripts/simgrid/decide_table.c: 4+12 at 4 KiB and 4 MiB: $choices"
-${MPICC:-mpicc} -std=c11 -O2 -I "$IG_TOP_SRCDIR/include" -I "$IG_TOP_SRCDIR/src" \
+# shellcheck disable=SC2086 # $extra: flags, split into words
+${MPICC:-mpicc} -std=c11 -O2 $extra -I "$IG_TOP_SRCDIR/include" -I "$IG_TOP_SRCDIR/src" \
     "$IG_TOP_SRCDIR/scripts/cluster/decide_table.c" "$IG_TOP_BUILDDIR/src/.libs/libigplan.a" -lm \
     -o "$build/cluster_decide_table" >"$build/dt.log" 2>&1 ||
     { cat "$build/dt.log" >&2; echo "FAIL: scripts/cluster/decide_table.c does not build" >&2; exit 1; }
