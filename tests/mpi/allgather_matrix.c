@@ -11,7 +11,9 @@
  * and full duplex (both sending, with different counts), counts
  * 0, 1, 7, 1000, 20000, 262144 and four datatypes (testlib.h).  World rank 0 prints how many
  * calls moved data ("expect served moved=N full=F empty=M"), which the
- * test script compares with intergather's verbose summary.
+ * test script compares with intergather's verbose summary.  A call that
+ * does not return in TEST_CALL_SECONDS ends the process with a HANG line
+ * naming the case (testlib.h).
  */
 #include "testlib.h"
 
@@ -41,14 +43,15 @@ static void run_case(ctx *c, int type_id, int left_count, int right_count)
 
     test_buffers b;
     test_buffers_open(&b, sspan, rspan, (unsigned)(wrank * 131 + scount + type_id));
+    char what[160];
+    snprintf(what, sizeof what, "%s: left sends %d, right sends %d x %s", c->split, left_count, right_count,
+             test_type_name(type_id));
+    test_watch_call("allgather_matrix world rank %d: %s", wrank, what);
     if (PMPI_Allgather(b.sbuf, scount, type, b.expected, rcount, type, c->inter) != MPI_SUCCESS)
         TEST_FAIL("native PMPI_Allgather failed");
     if (MPI_Allgather(b.sbuf, scount, type, b.got, rcount, type, c->inter) != MPI_SUCCESS)
         TEST_FAIL("MPI_Allgather failed");
-
-    char what[160];
-    snprintf(what, sizeof what, "%s: left sends %d, right sends %d x %s", c->split, left_count, right_count,
-             test_type_name(type_id));
+    test_watch_done();
     test_buffers_check(&b, what);
     test_buffers_close(&b);
     if (left_count > 0 || right_count > 0)

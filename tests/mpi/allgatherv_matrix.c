@@ -24,6 +24,8 @@
  *   same-send-units  every sender sends MPI_INT in those cases (for runs
  *             in which the calls go to native Open MPI 4.1, which gets
  *             senders whose types differ in size wrong: run_mixed_units)
+ * A call that does not return in TEST_CALL_SECONDS ends the process with a
+ * HANG line naming the case (testlib.h).
  */
 #include "testlib.h"
 
@@ -93,13 +95,15 @@ static void run_case_of(ctx *c, MPI_Datatype stype, MPI_Datatype type, const cha
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     test_buffers b;
     test_buffers_open(&b, sspan, rspan, (unsigned)(wrank * 977 + scount + seed));
+    char what[160];
+    snprintf(what, sizeof what, "%s: allgatherv left scale %d right scale %d %s", c->split, left_scale, right_scale,
+             name);
+    test_watch_call("allgatherv_matrix world rank %d: %s", wrank, what);
     if (PMPI_Allgatherv(b.sbuf, scount, stype, b.expected, counts, displs, type, c->inter) != MPI_SUCCESS)
         TEST_FAIL("native PMPI_Allgatherv failed");
     if (MPI_Allgatherv(b.sbuf, scount, stype, b.got, counts, displs, type, c->inter) != MPI_SUCCESS)
         TEST_FAIL("MPI_Allgatherv failed");
-    char what[160];
-    snprintf(what, sizeof what, "%s: allgatherv left scale %d right scale %d %s", c->split, left_scale, right_scale,
-             name);
+    test_watch_done();
     test_buffers_check(&b, what);
     test_buffers_close(&b);
     count_call(c, left_scale, right_scale);
@@ -155,6 +159,10 @@ static void run_mixed_units(ctx *c, int left_scale, int right_scale)
     test_buffers b;
     test_buffers_open(&b, (size_t)scount * sizeof(int) + 1, (size_t)cursor * (size_t)unit * sizeof(int) + 64,
                       (unsigned)(wrank * 977 + scount + 11));
+    char what[160];
+    snprintf(what, sizeof what, "%s: allgatherv left scale %d right scale %d, send units of %d, receive units of %d ints",
+             c->split, left_scale, right_scale, send_unit, unit);
+    test_watch_call("allgatherv_matrix world rank %d: %s", wrank, what);
     if (PMPI_Allgatherv(b.sbuf, scount, MPI_INT, b.expected, counts, displs, run, c->inter) != MPI_SUCCESS)
         TEST_FAIL("native PMPI_Allgatherv failed (receive units)");
     int rc = MPI_Allgatherv(b.sbuf, scount / send_unit, send_run, b.got, counts, displs, run, c->inter);
@@ -165,9 +173,7 @@ static void run_mixed_units(ctx *c, int left_scale, int right_scale)
         TEST_FAIL("%s: MPI_Allgatherv with send units of %d and receive units of %d ints failed: %s", c->split,
                   send_unit, unit, text);
     }
-    char what[160];
-    snprintf(what, sizeof what, "%s: allgatherv left scale %d right scale %d, send units of %d, receive units of %d ints",
-             c->split, left_scale, right_scale, send_unit, unit);
+    test_watch_done();
     test_buffers_check(&b, what);
     test_buffers_close(&b);
     count_call(c, left_scale, right_scale);
@@ -194,13 +200,15 @@ static void run_mixed_extents(ctx *c, int count)
     test_buffers b;
     test_buffers_open(&b, (size_t)scount * sizeof(int) + 1, (size_t)c->remote_size * (size_t)rcount * 8 + 64,
                       (unsigned)(wrank * 977 + count + 13));
+    char what[160];
+    snprintf(what, sizeof what, "%s: allgather of %d ints, receive extent %d bytes per int", c->split, count,
+             rtype == wide ? 8 : 4);
+    test_watch_call("allgatherv_matrix world rank %d: %s", wrank, what);
     if (PMPI_Allgather(b.sbuf, scount, MPI_INT, b.expected, rcount, rtype, c->inter) != MPI_SUCCESS)
         TEST_FAIL("native PMPI_Allgather failed (receive extents)");
     if (MPI_Allgather(b.sbuf, scount, MPI_INT, b.got, rcount, rtype, c->inter) != MPI_SUCCESS)
         TEST_FAIL("%s: MPI_Allgather with receive extents of 4 and 8 bytes per int failed", c->split);
-    char what[160];
-    snprintf(what, sizeof what, "%s: allgather of %d ints, receive extent %d bytes per int", c->split, count,
-             rtype == wide ? 8 : 4);
+    test_watch_done();
     test_buffers_check(&b, what);
     test_buffers_close(&b);
     c->moved += count > 0;

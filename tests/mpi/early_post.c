@@ -99,10 +99,9 @@ static int call(ctx *c, int scount, int rstride, int bottom, int full, int salt)
     /* Messages withdrawn wrongly, or left behind, would hold a call here
      * for good. */
     static int calls;
-    test_watch("early_post world rank %d: MPI_Allgather #%d", c->rank, ++calls);
-    test_watchdog(TEST_CALL_SECONDS);
+    test_watch_call("early_post world rank %d: MPI_Allgather #%d", c->rank, ++calls);
     int rc = MPI_Allgather(sb, sc, st, rb, rc_count, rt, c->inter);
-    test_watchdog(0);
+    test_watch_done();
     if (abs_type != MPI_DATATYPE_NULL)
         MPI_Type_free(&abs_type);
     return rc;

@@ -43,11 +43,10 @@ static int one_call(ig_pair *pair, const char *algorithm, int p, int count, int 
         rbuf[i] = -1;
     /* A process that went on alone, as if the others' failure were not its
      * own, would wait here for good. */
-    test_watch("pair_nomem world rank %d: call %d (%s)", rank, call, algorithm);
-    test_watchdog(TEST_CALL_SECONDS);
+    test_watch_call("pair_nomem world rank %d: call %d (%s)", rank, call, algorithm);
     int rc = ig_pair_allgather_algorithm(pair, algorithm, 0, sbuf, sender ? count : 0, MPI_INT, rbuf,
                                          sender ? 0 : count, MPI_INT);
-    test_watchdog(0);
+    test_watch_done();
     int wrong = 0;
     for (int j = 0; rc == MPI_SUCCESS && !sender && j < p; j++)
         for (int i = 0; i < count; i++)

@@ -28,16 +28,21 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 static char hang_line[200];
 static volatile size_t hang_len;
 
-void test_watch(const char *fmt, ...)
+static void watch_step(const char *fmt, va_list ap)
 {
     char step[sizeof hang_line - 8];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(step, sizeof step, fmt, ap);
-    va_end(ap);
     hang_len = 0; /* no torn line if the alarm comes now */
     int n = snprintf(hang_line, sizeof hang_line, "HANG %s\n", step);
     hang_len = n > 0 && (size_t)n < sizeof hang_line ? (size_t)n : 0;
+}
+
+void test_watch(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    watch_step(fmt, ap);
+    va_end(ap);
 }
 
 static void on_alarm(int sig)
@@ -52,6 +57,20 @@ void test_watchdog(unsigned seconds)
 {
     signal(SIGALRM, on_alarm);
     alarm(seconds);
+}
+
+void test_watch_call(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    watch_step(fmt, ap);
+    va_end(ap);
+    test_watchdog(TEST_CALL_SECONDS);
+}
+
+void test_watch_done(void)
+{
+    test_watchdog(0);
 }
 
 int test_error_class(int rc)

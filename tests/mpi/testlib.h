@@ -20,6 +20,10 @@ void test_watchdog(unsigned seconds);
 /* Seconds one collective call of a test may take: such a call takes
  * milliseconds, alone or on a loaded machine. */
 #define TEST_CALL_SECONDS 60
+/* The usual pair around one call: test_watch_call names it and arms the
+ * watchdog for TEST_CALL_SECONDS, test_watch_done disarms it. */
+void test_watch_call(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void test_watch_done(void);
 
 /* The error class of a return code (MPI_SUCCESS for success), and checks
  * of it that fail the test, naming `what`. */
