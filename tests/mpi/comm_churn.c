@@ -32,8 +32,13 @@ int main(int argc, char **argv)
             sbuf[i] = wrank + i * 0.5 + it;
         for (int dir = 0; dir < 2; dir++) {
             int sending = is_left == (dir == 0);
+            /* A stale cache entry (an old inter-communicator's state taken
+             * for a new one of the same handle) would hold the call. */
+            test_watch_call("comm_churn world rank %d: iteration %d, %s group sending", wrank, it,
+                            dir == 0 ? "left" : "right");
             MPI_Allgather(sbuf, sending ? COUNT : 0, MPI_DOUBLE, rbuf, sending ? 0 : COUNT, MPI_DOUBLE, inter);
             PMPI_Allgather(sbuf, sending ? COUNT : 0, MPI_DOUBLE, ref, sending ? 0 : COUNT, MPI_DOUBLE, inter);
+            test_watch_done();
             if (!sending && memcmp(rbuf, ref, (size_t)COUNT * rsize * sizeof(double)) != 0)
                 TEST_FAIL("iteration %d: result differs from native", it);
             moved++;
