@@ -133,6 +133,35 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
     echo "ok: --iters-large with a trailing comma, a repeated BYTES, no N and an empty W refused"
 fi
 
+# The verification itself: tests/mpi/corrupt_result.c, preloaded, spoils
+# one MPI_Allgather result in every receiving process, the "intergather"
+# row's (the bench's only MPI_Allgather).  With --warmup 0 --iters 3 its
+# call 1 is the check before the measurement and call 4 the last timed
+# call (also with --interleave, where every row is checked before the
+# rounds).  Either must fail the run ("did NOT match") and mark that row,
+# and only that row, MISMATCH in the CSV.
+corrupt=$IG_TOP_BUILDDIR/tests/mpi/.libs/libcorruptresult.so
+expect_mismatch() { # expect_mismatch CALL BENCH-OPTIONS...
+    local spoiled=$1 verdicts
+    shift
+    if ig_launch 4 LD_PRELOAD="$corrupt" IG_TEST_CORRUPT_CALL="$spoiled" -- "$bench" -p 2 --sizes 1K --iters 3 \
+        --warmup 0 --algos native,intergather,direct --csv "$work/spoiled.csv" "$@" 2>/dev/null; then
+        cat "$IG_OUT" >&2; echo "FAIL: call $spoiled spoiled ($*), yet the bench succeeded" >&2; exit 1
+    fi
+    verdicts=$(awk -F, 'NR > 1 { printf "%s=%s ", $2, $10 }' "$work/spoiled.csv")
+    if [ "$(grep -c "corrupt_result: call $spoiled spoiled" "$IG_OUT")" -ne 2 ] ||
+        ! grep -q 'did NOT match' "$IG_OUT" || [ "$verdicts" != "native=yes intergather=MISMATCH direct=yes " ]; then
+        cat "$IG_OUT" "$work/spoiled.csv" >&2
+        echo "FAIL: call $spoiled spoiled ($*): not reported as the intergather row's mismatch alone" >&2
+        exit 1
+    fi
+}
+for spoiled in 1 4; do
+    expect_mismatch $spoiled
+    expect_mismatch $spoiled --interleave
+done
+echo "ok: a result spoiled in the check before the measurement or in the last timed call, in a row and interleaved: that row alone MISMATCH, the run failed"
+
 if ! command -v python3 >/dev/null; then
     echo "(python3 not installed: the reports' paired ratios are not checked)"
     exit 0
