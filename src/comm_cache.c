@@ -343,11 +343,14 @@ static int measure_model(ig_comm_cache *cache)
     ig_cost_params *model = network ? &cache->settings.net_model : &cache->settings.shm_model;
     int measured;
     int rc = ig_net_measure(cache->merged, 0, cache->other_node, model, &measured);
-    if (rc == MPI_SUCCESS && cache->settings.verbose >= 2 && ig_comm_cache_is_spokesperson(cache))
-        ig_log("%s=measure: %s between merged ranks 0 and %d: ts=%.3g tw=%.3g to=%.3g",
-               network ? IG_ENV_NET_MODEL : IG_ENV_SHM_MODEL,
-               measured ? "measured" : "could not measure, model kept", cache->other_node, model->ts, model->tw,
-               model->to);
+    if (rc == MPI_SUCCESS && cache->settings.verbose >= 2 && ig_comm_cache_is_spokesperson(cache)) {
+        /* In the setting's own syntax (ig_format_model: commas, a decimal
+         * point whatever the locale), so that it can be pasted back. */
+        char text[96];
+        ig_log("%s=measure: %s between merged ranks 0 and %d: %s", network ? IG_ENV_NET_MODEL : IG_ENV_SHM_MODEL,
+               measured ? "measured" : "could not measure, model kept", cache->other_node,
+               ig_format_model(model, text, sizeof text));
+    }
     return rc;
 }
 

@@ -57,13 +57,23 @@ echo "-- INTERGATHER_SHM_MODEL=measure: every communicator measures once, all pr
 INTERGATHER_VERBOSE=2 INTERGATHER_SHM_MODEL=measure run_preloaded 5 "$prog" 2 1000
 expect_pass allgather_matrix
 expect_summary fully-connected "$(expected_moved)"
-n=$(grep -c 'intergather: INTERGATHER_SHM_MODEL=measure: measured between merged ranks 0 and 1: ts=[0-9.e+-]* tw=[0-9.e+-]* to=[0-9.e+-]*$' "$IG_OUT" || true)
+measured_re='intergather: INTERGATHER_SHM_MODEL=measure: measured between merged ranks 0 and 1: \(ts=[0-9.e+-]*,tw=[0-9.e+-]*,to=[0-9.e+-]*\)$'
+n=$(grep -c "$measured_re" "$IG_OUT" || true)
 [ "$n" -ge 1 ] || { echo "expected a measured model, got none" >&2; cat "$IG_OUT" >&2; exit 1; }
+model=$(sed -n "s/.*$measured_re/\1/p" "$IG_OUT" | head -n 1)
 if grep -q 'could not measure' "$IG_OUT"; then cat "$IG_OUT" >&2; exit 1; fi
 # The measurement runs where the communicator's cache is built: as many
 # times as rank 0 built one.
 built=$(grep -c 'spans 1 node' "$IG_OUT" || true)
 [ "$n" = "$built" ] || { echo "$built communicators, $n measurements" >&2; cat "$IG_OUT" >&2; exit 1; }
+echo "-- the measured model pasted back as the setting: $model"
+# README and the man page say the verbose line can be pasted back: it must
+# be accepted as it is (no warning) and configure exactly that model.
+INTERGATHER_VERBOSE=2 INTERGATHER_SHM_MODEL=$model run_preloaded 4 "$prog" 2 7
+expect_pass allgather_matrix
+if grep -q 'ignoring INTERGATHER_SHM_MODEL' "$IG_OUT" || ! grep -qF "INTERGATHER_SHM_MODEL=$model " "$IG_OUT"; then
+    echo "the measured model, pasted back, was not taken as it is" >&2; cat "$IG_OUT" >&2; exit 1
+fi
 
 echo "-- INTERGATHER_VERBOSE=0 (default): silent"
 unset INTERGATHER_VERBOSE
