@@ -215,10 +215,11 @@ static int check_settings_agree(ig_comm_cache *cache, int local_rc)
     static atomic_int told;
     if (rc == MPI_SUCCESS && !cache->settings_agree && ig_comm_cache_is_spokesperson(cache) &&
         !atomic_exchange(&told, 1))
-        ig_log("settings differ between the processes of an inter-communicator (or the intergather "
-               "version or CPU architecture does, or one of them had no memory for intergather's "
-               "state); its MPI_Allgather calls stay native (set the INTERGATHER_* variables "
-               "identically for the whole job, e.g. with mpirun -x, and load one intergather build)");
+        ig_log("settings differ between the processes of an inter-communicator (a value some of them did "
+               "not understand included; or the intergather version or CPU architecture does, or one of "
+               "them had no memory for intergather's state); its MPI_Allgather calls stay native (set the "
+               "INTERGATHER_* variables identically for the whole job, e.g. with mpirun -x, and load one "
+               "intergather build)");
     return rc;
 }
 

@@ -108,6 +108,13 @@ typedef struct {
      * intergather's ring (decide.c).  From the build (mpi_identity.h), so
      * the same in every process; 1 by default. */
     int mpi_allgatherv_mixed_types;
+    /* How many of the settings that choose messages (all but
+     * INTERGATHER_VERBOSE) had a value this process did not understand and
+     * replaced by the default.  In the fingerprint: a process whose value
+     * was misspelt disagrees with one that left it unset, so that the
+     * communicator stays native with the "settings differ" warning, where
+     * otherwise only world rank 0's own misspelling would ever be told. */
+    int values_ignored;
 } ig_settings;
 
 /* Each parser returns 0 and sets *out when text is valid; otherwise returns -1

@@ -275,6 +275,7 @@ void ig_settings_defaults(ig_settings *s)
     s->mpi_allgatherv_mixed_types = 1;
     s->opening = IG_OPENING_ON;
     s->oversubscribed = IG_OVERSUBSCRIBED_AUTO;
+    s->values_ignored = 0;
 }
 
 /* "auto, native or an algorithm: " and the table's names, for the warning
@@ -288,38 +289,47 @@ static const char *algorithm_choices(char *buf, size_t size)
     return buf;
 }
 
+/* A value of a setting that chooses messages, not understood: warned
+ * about, and counted for the fingerprint (values_ignored). */
+static void ignore(ig_settings *s, ig_warn_fn warn, const char *name, const char *value, const char *expected)
+{
+    warn(name, value, expected);
+    s->values_ignored++;
+}
+
 void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
 {
     ig_settings_defaults(s);
     const char *v;
     if (ig_setting_is_set(v = lookup(IG_ENV_TOPOLOGY)) && ig_parse_topology(v, &s->topology) != 0)
-        warn(IG_ENV_TOPOLOGY, v, "fully-connected, ring or native");
+        ignore(s, warn, IG_ENV_TOPOLOGY, v, "fully-connected, ring or native");
     if (ig_setting_is_set(v = lookup(IG_ENV_MIN_BYTES)) && ig_parse_bytes(v, &s->min_bytes) != 0)
-        warn(IG_ENV_MIN_BYTES, v, "a byte count such as 0, 65536 or 64KiB");
+        ignore(s, warn, IG_ENV_MIN_BYTES, v, "a byte count such as 0, 65536 or 64KiB");
+    /* Verbosity chooses no message: not counted. */
     if (ig_setting_is_set(v = lookup(IG_ENV_VERBOSE)) && ig_parse_verbose(v, &s->verbose) != 0)
         warn(IG_ENV_VERBOSE, v, "0, 1 or 2");
     if (ig_setting_is_set(v = lookup(IG_ENV_RING_SCHEDULE)) &&
         ig_parse_ring_schedule(v, &s->ring_schedule) != 0)
-        warn(IG_ENV_RING_SCHEDULE, v, "optimal or paper");
+        ignore(s, warn, IG_ENV_RING_SCHEDULE, v, "optimal or paper");
     if (ig_setting_is_set(v = lookup(IG_ENV_GROUP_ALLGATHER)) &&
         ig_parse_group_stage(v, &s->group_stage) != 0)
-        warn(IG_ENV_GROUP_ALLGATHER, v, "auto, mpi or ring");
+        ignore(s, warn, IG_ENV_GROUP_ALLGATHER, v, "auto, mpi or ring");
     if (ig_setting_is_set(v = lookup(IG_ENV_MANY_SENDERS)) && ig_parse_many_senders(v, &s->many_senders) != 0)
-        warn(IG_ENV_MANY_SENDERS, v, "spread or join");
+        ignore(s, warn, IG_ENV_MANY_SENDERS, v, "spread or join");
     if (ig_setting_is_set(v = lookup(IG_ENV_ALGORITHM)) && ig_parse_algorithm(v, &s->algorithm) != 0) {
         char choices[160];
-        warn(IG_ENV_ALGORITHM, v, algorithm_choices(choices, sizeof choices));
+        ignore(s, warn, IG_ENV_ALGORITHM, v, algorithm_choices(choices, sizeof choices));
     }
     if (ig_setting_is_set(v = lookup(IG_ENV_NET_MODEL)) &&
         ig_parse_model_or_measure(v, &s->net_measure, &s->net_model) != 0)
-        warn(IG_ENV_NET_MODEL, v, "measure, or ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=5e-6,tw=1e-10,to=1e-6");
+        ignore(s, warn, IG_ENV_NET_MODEL, v, "measure, or ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=5e-6,tw=1e-10,to=1e-6");
     if (ig_setting_is_set(v = lookup(IG_ENV_SHM_MODEL)) &&
         ig_parse_model_or_measure(v, &s->shm_measure, &s->shm_model) != 0)
-        warn(IG_ENV_SHM_MODEL, v, "measure, or ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=1e-6,tw=2e-10,to=3e-7");
+        ignore(s, warn, IG_ENV_SHM_MODEL, v, "measure, or ts=SECONDS,tw=SECONDS_PER_BYTE,to=SECONDS, e.g. ts=1e-6,tw=2e-10,to=3e-7");
     if (ig_setting_is_set(v = lookup(IG_ENV_OPENING)) && ig_parse_opening(v, &s->opening) != 0)
-        warn(IG_ENV_OPENING, v, "on, off or pieces");
+        ignore(s, warn, IG_ENV_OPENING, v, "on, off or pieces");
     if (ig_setting_is_set(v = lookup(IG_ENV_OVERSUBSCRIBED)) && ig_parse_oversubscribed(v, &s->oversubscribed) != 0)
-        warn(IG_ENV_OVERSUBSCRIBED, v, "auto, yes or no");
+        ignore(s, warn, IG_ENV_OVERSUBSCRIBED, v, "auto, yes or no");
 }
 
 #if defined(__x86_64__)
@@ -357,12 +367,13 @@ static uint64_t fnv1a_bytes(uint64_t h, const unsigned char *bytes, size_t n)
 
 uint64_t ig_settings_fingerprint(const ig_settings *s, const char *build)
 {
-    /* FNV-1a over the fields that select an algorithm (not verbosity),
-     * each in its 8 bytes from the lowest, then the build's identity. */
-    uint64_t fields[16] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
+    /* FNV-1a over the fields that select an algorithm (not verbosity) and
+     * the count of values not understood, each in its 8 bytes from the
+     * lowest, then the build's identity. */
+    uint64_t fields[17] = { (uint64_t)s->topology, s->min_bytes, (uint64_t)s->ring_schedule,
                             (uint64_t)s->group_stage, (uint64_t)s->many_senders, (uint64_t)(int64_t)s->algorithm,
                             [12] = (uint64_t)s->net_measure, (uint64_t)s->shm_measure, (uint64_t)s->opening,
-                            (uint64_t)s->oversubscribed };
+                            (uint64_t)s->oversubscribed, (uint64_t)s->values_ignored };
     for (int m = 0; m < 2; m++) {
         const ig_cost_params *c = m == 0 ? &s->net_model : &s->shm_model;
         double v[3] = { c->ts, c->tw, c->to };

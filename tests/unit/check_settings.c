@@ -382,6 +382,19 @@ START_TEST(load_algorithm_and_models)
     ck_assert_int_eq(s.algorithm, IG_ALGORITHM_AUTO);
     ck_assert(same_model(&s.net_model, &ig_cost_default));
     ck_assert(same_model(&s.shm_model, &ig_cost_shared_memory));
+    /* Counted, so that the fingerprint tells this process from one that
+     * left the variables unset (every value is the default's). */
+    ck_assert_int_eq(s.values_ignored, 3);
+    ig_settings unset;
+    ig_settings_defaults(&unset);
+    ck_assert(fingerprint(&s) != fingerprint(&unset));
+    /* A misspelt verbosity chooses no message: not counted. */
+    fake_reset();
+    fake_set(IG_ENV_VERBOSE, "loud");
+    ig_settings_load(&s, fake_lookup, fake_warn);
+    ck_assert_int_eq(warnings, 1);
+    ck_assert_int_eq(s.values_ignored, 0);
+    ck_assert(fingerprint(&s) == fingerprint(&unset));
 
     /* "measure" either way round; numbers turn measuring off. */
     fake_reset();
@@ -455,6 +468,9 @@ START_TEST(fingerprint_tracks_algorithm_choice_only)
     ck_assert(fingerprint(&a) != fingerprint(&b));
     b = a;
     b.opening = 0;
+    ck_assert(fingerprint(&a) != fingerprint(&b));
+    b = a;
+    b.values_ignored = 1;
     ck_assert(fingerprint(&a) != fingerprint(&b));
 }
 END_TEST
