@@ -1,6 +1,7 @@
 #!/bin/bash
 # intergather's installed modulefiles under the real module systems: Lmod
-# (its .lua file) and Environment Modules (its Tcl file).  For each:
+# (its .lua file), Environment Modules (its Tcl file) and Lmod reading the
+# Tcl file (a site may point Lmod at either).  For each:
 #   * help and whatis print the module's text;
 #   * with a user LD_PRELOAD and a user INTERGATHER_VERBOSE already set,
 #     load prepends the library to LD_PRELOAD, keeps the user's setting,
@@ -9,14 +10,14 @@
 #     under the shim (summary: served fully-connected=3); unload gives back
 #     the environment exactly as it was;
 #   * with nothing set, load sets everything, unload removes everything;
-#   * with the library missing, load refuses with a clear message and
-#     changes nothing.
+#   * with the library missing, load refuses with a clear message, fails
+#     (a non-zero status) and changes nothing.
 # The module systems' own bookkeeping variables (loaded-module lists,
 # reference counts) are the only ones left out of the comparisons.
 # usage: test_modules.sh PREFIX (run by tests/install/check_installed.sh)
 # Environment: MPIRUN; IG_MODULEDIR, IG_TCL_MODULEDIR, IG_INSTALLED_LIB,
 # IG_INSTALLED_BINDIR (defaults below PREFIX); IG_MODULE_SYSTEMS (default
-# "lmod tcl").
+# "lmod tcl lmod-tcl").
 set -euo pipefail
 prefix=${1:?usage: test_modules.sh PREFIX}
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
@@ -71,6 +72,9 @@ run_system() (
         tcl)
             module() { eval "$("$IG_MODULECMD_TCL" bash "$@")"; }
             export MODULEPATH=$tclmoduledir ;;
+        lmod-tcl)  # Lmod reads Tcl modulefiles too: a site may point it at either
+            module() { eval "$("$IG_LMOD_CMD" bash "$@")"; }
+            export MODULEPATH=$tclmoduledir LMOD_IGNORE_CACHE=1 LMOD_REDIRECT=no ;;
     esac
     unset LD_PRELOAD INTERGATHER_TOPOLOGY INTERGATHER_MIN_BYTES INTERGATHER_ALGORITHM INTERGATHER_NET_MODEL INTERGATHER_SHM_MODEL INTERGATHER_VERBOSE \
           INTERGATHER_RING_SCHEDULE INTERGATHER_OPENING INTERGATHER_OVERSUBSCRIBED INTERGATHER_GROUP_ALLGATHER \
@@ -138,7 +142,7 @@ run_system() (
     echo "test-modules ($system): refuses to load without the library; it said: $message"
 )
 
-for system in ${IG_MODULE_SYSTEMS:-lmod tcl}; do
+for system in ${IG_MODULE_SYSTEMS:-lmod tcl lmod-tcl}; do
     run_system "$system"
 done
-echo "test-modules: passed (${IG_MODULE_SYSTEMS:-lmod tcl})"
+echo "test-modules: passed (${IG_MODULE_SYSTEMS:-lmod tcl lmod-tcl})"
