@@ -302,7 +302,7 @@ void ig_settings_load(ig_settings *s, ig_lookup_fn lookup, ig_warn_fn warn)
     ig_settings_defaults(s);
     const char *v;
     if (ig_setting_is_set(v = lookup(IG_ENV_TOPOLOGY)) && ig_parse_topology(v, &s->topology) != 0)
-        ignore(s, warn, IG_ENV_TOPOLOGY, v, "fully-connected, ring or native");
+        ignore(s, warn, IG_ENV_TOPOLOGY, v, "fully-connected (also fc, fully_connected), ring or native");
     if (ig_setting_is_set(v = lookup(IG_ENV_MIN_BYTES)) && ig_parse_bytes(v, &s->min_bytes) != 0)
         ignore(s, warn, IG_ENV_MIN_BYTES, v, "a byte count such as 0, 65536 or 64KiB");
     /* Verbosity chooses no message: not counted. */
