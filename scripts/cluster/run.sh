@@ -462,7 +462,7 @@ run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- 
             # inter-communicator (the report's `model` column uses it).
             local measured=$IGC_RUN/$name-measured.csv
             [ -s "$measured" ] || echo "rate_mbit,p,q,duplex,ts,tw,to" >"$measured"
-            sed -n 's/.*NET_MODEL=measure: measured .*: ts=\([^ ]*\) tw=\([^ ]*\) to=\([^ ]*\)$/\1,\2,\3/p' "$log" |
+            grep 'NET_MODEL=measure:' "$log" | sed -n -f "$here/measured_model.sed" |
                 head -1 | sed "s/^/$RATE,$p,$q,$d,/" >>"$measured"
             cp "$measured" "$OUT/${out%.csv}-measured.csv"
             echo "  ($((SECONDS - t1)) s, load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2

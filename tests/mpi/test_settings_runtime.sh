@@ -74,6 +74,12 @@ measured_re='intergather: INTERGATHER_SHM_MODEL=measure: measured between merged
 n=$(grep -c "$measured_re" "$IG_OUT" || true)
 [ "$n" -ge 1 ] || { echo "expected a measured model, got none" >&2; cat "$IG_OUT" >&2; exit 1; }
 model=$(sed -n "s/.*$measured_re/\1/p" "$IG_OUT" | head -n 1)
+# scripts/cluster/run.sh reads each run's measured network model from this
+# same line (NET_MODEL there) with scripts/cluster/measured_model.sed: the
+# line's format and that reader must agree.
+parsed=$(sed -n -f "$IG_TOP_SRCDIR/scripts/cluster/measured_model.sed" "$IG_OUT" | head -n 1)
+[ -n "$parsed" ] && [ "$parsed" = "$(printf '%s' "$model" | sed 's/ts=//; s/,tw=/,/; s/,to=/,/')" ] ||
+    { echo "scripts/cluster/measured_model.sed read '$parsed' from the line of $model" >&2; exit 1; }
 if grep -q 'could not measure' "$IG_OUT"; then cat "$IG_OUT" >&2; exit 1; fi
 # The measurement runs where the communicator's cache is built: as many
 # times as rank 0 built one.
