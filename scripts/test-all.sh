@@ -34,6 +34,22 @@ show_failures() {
     return 0
 }
 
+# Every MPI launch of the tests notes its time and its limit in the file
+# IG_TEST_LAUNCH_TIMES names (tests/mpi/common.sh), one file a pass; the
+# end of the run lists the launches closest to their limits.
+launch_times() {
+    mkdir -p _build
+    export IG_TEST_LAUNCH_TIMES="$PWD/_build/launch-times-$1"
+    : >"$IG_TEST_LAUNCH_TIMES"
+}
+closest_to_limits() {
+    local f
+    for f in _build/launch-times-*; do
+        awk -v pass="${f#_build/launch-times-}" \
+            '{ printf "%.3f %s s of %s s: %s, %s (%s)\n", $1 / $2, $1, $2, $3, $4, pass }' "$f"
+    done | sort -rn | awk 'NR <= 5' | cut -d' ' -f2-   # awk reads on: head's early exit would
+}                                                     # fail sort (SIGPIPE) and so the run (pipefail)
+
 step "setup"
 scripts/setup-debian.sh
 grep -q '^#define IG_MPI_IMPL "openmpi"' config.h || {
@@ -43,6 +59,7 @@ grep -q '^#define IG_MPI_IMPL "openmpi"' config.h || {
 }
 
 step "make check (Open MPI, full matrices)"
+launch_times openmpi
 status=0
 make -j"$(nproc)" check || status=$?
 if [ $status -ne 0 ]; then show_failures tests; exit $status; fi
@@ -65,9 +82,11 @@ for t in $all_tests; do
 done
 
 step "make distcheck (installcheck; tests:$dist_tests)"
+launch_times distcheck
 make -j"$(nproc)" distcheck IG_TEST_QUICK=1 TESTS="$dist_tests"
 
 step "MPICH pass"
+launch_times mpich
 version=$(sed -n 's/^VERSION = //p' Makefile)
 scripts/test-mpich.sh "intergather-$version.tar.gz"
 mpich_passed=$(cat _build/mpich-passed)
@@ -80,7 +99,11 @@ for t in $all_tests; do
 done
 
 step "install check (Open MPI and MPICH builds side by side)"
+launch_times install
 scripts/check-install.sh
+
+echo "test-all: the test launches closest to their limits (a hang or a far slower machine fails there):"
+closest_to_limits | sed 's/^/  /'
 
 step "done"
 echo "test-all: make check (Open MPI: $passed), make distcheck, MPICH pass ($mpich_passed)" \

@@ -115,11 +115,30 @@ ig_launch() {
             IG_MAXCOUNT_NOTED=1
         fi
     done
-    if ! timeout "$IG_TEST_TIMEOUT" "${cmd[@]}" >"$IG_OUT" 2>&1; then
+    local began rc=0
+    began=$(date +%s%N)
+    timeout "$IG_TEST_TIMEOUT" "${cmd[@]}" >"$IG_OUT" 2>&1 || rc=$?
+    ig_note_launch_time "$began" "$IG_TEST_TIMEOUT" "$prog"
+    if [ $rc -ne 0 ]; then
         echo "FAILED: ${cmd[*]}" >&2
         cat "$IG_OUT" >&2
         return 1
     fi
+}
+
+# ig_note_launch_time BEGAN LIMIT PROGRAM: where IG_TEST_LAUNCH_TIMES names
+# a file, append one line for the launch that began at BEGAN (date +%s%N):
+# its seconds, LIMIT (the seconds after which it would have failed), the
+# test script and PROGRAM (for ig_launch, the last context's).  scripts/test-all.sh collects them from every pass and prints
+# the launches closest to their timeouts, so that a run on a loaded
+# machine shows how much room is left before a test would time out.
+# One short write per line, with O_APPEND: tests running side by side
+# (make -j) do not interleave their lines.
+ig_note_launch_time() {
+    [ -n "${IG_TEST_LAUNCH_TIMES:-}" ] || return 0
+    local ms=$(( ($(date +%s%N) - $1) / 1000000 ))
+    printf '%d.%03d %s %s %s\n' $((ms / 1000)) $((ms % 1000)) "$2" \
+        "${0##*/}" "${3##*/}" >>"$IG_TEST_LAUNCH_TIMES"
 }
 
 # ig_forwarded EXCEPT...: names of the INTERGATHER_* variables of this shell,

@@ -17,9 +17,10 @@
 # program, its cases and its outcome lines: tests/mpi/bad_input.c.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 
-# The blocks are 256 KiB per process, above INTERGATHER_MIN_BYTES's default
-# (64 KiB); 0 also serves the cases with smaller blocks (upper_bound moves
-# 4000 bytes).  The only place this test sets it: drop it if the setting goes.
+# 0 is INTERGATHER_MIN_BYTES's default; set here so that a value in the
+# caller's environment cannot send the cases with small blocks native
+# (upper_bound moves 4000 bytes; the others 256 KiB per process).  The only
+# place this test sets it: drop it if the setting goes.
 export INTERGATHER_MIN_BYTES=0
 
 prog="$TESTS_BIN/bad_input"
@@ -132,7 +133,10 @@ launch() {
     done
     cmd+=("$prog" "$name" "$left" "$eh")
     RUN_RC=0
+    local began
+    began=$(date +%s%N)
     "${cmd[@]}" >"$IG_OUT" 2>&1 </dev/null || RUN_RC=$?
+    ig_note_launch_time "$began" "$WATCHDOG" "$prog"   # the first of its two limits
 }
 
 # abort_note: what killed a run, from its output: the signal, or the MPI
