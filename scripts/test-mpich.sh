@@ -6,8 +6,8 @@
 #   scripts/test-mpich.sh [TARBALL]     (default: intergather-VERSION.tar.gz,
 #                                        made with `make dist` if missing)
 #
-# Two defects of Debian 12's MPICH 4.0.2 itself (not of intergather) shape
-# this pass; both are visible in its output:
+# Defects of Debian 12's MPICH 4.0.2 itself (not of intergather) shape
+# this pass; each is visible in its output:
 #   * its ch4:ucx device corrupts receives into derived datatypes that cross
 #     a UCX fragment (~8 KiB): the native MPI_Allgather the tests compare
 #     against fails with "Message truncated" (fixed in MPICH 4.2, pull

@@ -126,8 +126,8 @@ int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *a
 #define IG_OPENING_MAX_PROCS 32
 
 /* Whether every MPI_Allgather on a communicator of n0 + n1 processes
- * starts with the opening round (unless the last one agreed skips it,
- * ig_decide_opening_call_is_large): from the settings, the group sizes and
+ * starts with the opening round (unless ig_decide_opening_predict_skip
+ * predicts a skip from the last calls): from the settings, the group sizes and
  * the MPI library (whether a truncated receive returns, mpi_identity.h),
  * the same on every process. */
 int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncated_receive_returns);
@@ -185,19 +185,17 @@ void ig_decide_opening_observe_receivers(ig_opening_receivers_seen *seen, int64_
 int ig_decide_opening_learnt_early(const ig_opening_receivers_seen *seen, const ig_opening_self *self,
                                    int64_t max_bytes);
 
-/* Whether the next MPI_Allgather(v) on a communicator where the opening
- * applies skips its round and goes straight to the agreement: the call
- * just agreed, of shape sh (an MPI_Allgatherv's where allgatherv), is one
- * the round would not have ended (its sizes, without the layout flags, are
- * not the direct algorithm's alone), so a program that
- * calls with the same sizes again would pay the round and its verdicts
- * for nothing (on the emulated cluster, 1.7 of 2.9 ms at 4+12 with 4 KiB
- * blocks).  A call whose shape the round would end, an erroneous one, one
- * the MPI library serves for a reason of its arguments, or an empty one
- * lets the round run again.  From the agreed shape, the agreed settings
- * and the communicator's max_bytes only: every process that finished the
- * agreement answers alike.  This is one call's class ("large" where it
- * answers yes); what the next call does is ig_decide_opening_predict_skip's
+/* Whether the call just agreed on a communicator where the opening
+ * applies, of shape sh (an MPI_Allgatherv's where allgatherv), is "large":
+ * one the round would not have ended (its sizes, without the layout flags,
+ * are not the direct algorithm's alone), so that a next call of the same
+ * sizes would pay the round and its verdicts for nothing (on the emulated
+ * cluster, 1.7 of 2.9 ms at 4+12 with 4 KiB blocks).  A call whose shape
+ * the round would end, an erroneous one, one the MPI library serves for a
+ * reason of its arguments, or an empty one is "small".  From the agreed
+ * shape, the agreed settings and the communicator's max_bytes only: every
+ * process that finished the agreement answers alike.  This is one call's
+ * class ("large" where it answers yes); what the next call does is ig_decide_opening_predict_skip's
  * prediction from the classes of the last calls, below. */
 int ig_decide_opening_call_is_large(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s);
 

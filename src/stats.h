@@ -60,7 +60,7 @@ typedef enum {
     IG_OPENING_STAT_WENT_ON,      /* no pair done: the agreement and the decision followed */
     IG_OPENING_STAT_IN_PIECES,    /* this process left early and sent its block in eager pieces */
     IG_OPENING_STAT_TAKEN_LATER,  /* ... and some peer that left early too takes them later (opening_left.h) */
-    IG_OPENING_STAT_SKIPPED,      /* not run: the last agreed call said so (ig_decide_opening_call_is_large) */
+    IG_OPENING_STAT_SKIPPED,      /* not run: predicted from the last calls (ig_decide_opening_predict_skip) */
     IG_OPENING_STAT_LEARNT_EARLY, /* an MPI_Allgatherv sender left early, its receivers seen small (opening.c) */
     IG_OPENING_STAT_COUNT
 } ig_opening_stat;

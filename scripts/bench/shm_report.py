@@ -144,8 +144,8 @@ def demo_section(druns, digests, data_dir):
                         continue
                     w.writerow([p, q, b, m, len(druns[k]), f"{statistics.median(druns[k].values()):.4g}",
                                 f"{sp[k]:.2f}" if sp.get(k) else "", "yes" if same else "NO"])
-    names = {"shim-all": "INTERGATHER_MIN_BYTES=0 (every call served)",
-             "shim-default": "default settings (compiled-in INTERGATHER_MIN_BYTES)",
+    names = {"shim-all": "INTERGATHER_MIN_BYTES=0 (no size floor: the cost model decides every call)",
+             "shim-default": "default settings (the compiled-in INTERGATHER_MIN_BYTES, 0 since the cost model)",
              "shim-rec": "INTERGATHER_MIN_BYTES set to the recommendation"}
     print("### intergather-demo under LD_PRELOAD: native time / shim time (paired median over repetitions)\n")
     for m in modes:
@@ -166,7 +166,7 @@ def demo_section(druns, digests, data_dir):
                 return b
         return None
 
-    print("Smallest block size from which serving every call (MIN_BYTES=0) was never slower than native, "
+    print("Smallest block size from which the shim with no size floor (MIN_BYTES=0) was never slower than native, "
           "at that size and every larger one:\n")
     for (p, q) in configs:
         r = from_size([(p, q)])

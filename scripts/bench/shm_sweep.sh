@@ -8,9 +8,11 @@
 #    for every split in CONFIGS and block sizes SIZES, REPS separate mpirun
 #    runs, each reporting the median of ITERS timed calls.
 # 2. The whole shim path: the unmodified demo/intergather-demo natively, under
-#    LD_PRELOAD with INTERGATHER_MIN_BYTES=0 (every call served), and under
-#    LD_PRELOAD with default settings; the modes run back to back for each
-#    size, so the report pairs them per repetition.
+#    LD_PRELOAD with INTERGATHER_MIN_BYTES=0 (no size floor: the cost model
+#    decides every call), and under LD_PRELOAD with default settings (the
+#    same since 0 became the default; the two differ for a build or a site
+#    whose default does not); the modes run back to back for each size, so
+#    the report pairs them per repetition.
 # Outputs (medians over repetitions, raw runs kept in $RAW):
 #    docs/data/shm-bench.csv, docs/data/shm-shim.csv,
 #    docs/figures/shm-bench.png, docs/figures/shm-shim.png

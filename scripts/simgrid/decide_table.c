@@ -3,7 +3,7 @@
  * pair (p senders of k bytes each, q receivers), and the model's cost of
  * every candidate.  Used by scripts/simgrid/direct.sh to say whether the
  * model's choice is the fastest simulated algorithm (docs/simulation.md,
- * "Direct, fc, chain, root gathering").
+ * "Direct, fc, chain and the decision").
  *
  * It calls the library's own decision (src/decide.c, ig_decide) with the
  * shape src/api.c gives the benchmark's calls (two nodes, so the network
@@ -15,9 +15,9 @@
  *
  * prints one CSV row per size:
  *   p,q,bytes,choice,segment,native,fc_family,direct,chain
- * choice is root-gathering (the decision goes native), direct, fc, spread
- * or chain; fc_family the model cost of fc (p <= q) or spread (p > q);
- * segment the chain's segment in bytes (0: whole blocks).
+ * choice is root-gathering (the decision goes native), direct, fc, spread,
+ * chain or relay; fc_family the model cost of fc (p <= q) or spread (p > q);
+ * segment the chain's segment or the relay's part in bytes (0: whole).
  */
 #define IG_ALGORITHMS_PURE /* no MPI types needed beyond intergather.h */
 #include "cost_model.h"

@@ -116,7 +116,8 @@ static void add_setting(ig_topology t, int many, int g, int r, int b, int algori
 }
 
 /* Every combination of the enumerated settings: with auto, every model pair
- * (the model decides); forced algorithms read no model, one pair will do.
+ * (the model decides); forced algorithms read the model only for the
+ * chain's segments and the relay's parts: one pair each will do.
  * The native topology only when `with_native`. */
 static void build_settings(int with_native)
 {

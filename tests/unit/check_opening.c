@@ -476,11 +476,13 @@ END_TEST
 
 /* ig_decide_opening_sends: the same answer from both groups of a correct
  * call, and "small" only where the agreed shape is served by direct alone.
- * ig_decide_opening_call_is_large: after an agreed correct call the next one
- * skips the round exactly where it is not small (and not empty), and
- * never after an erroneous call or one some process cannot take part in. */
-/* After an agreed call of these sizes (group 0 sends a, group 1 sends b),
- * whether the next skips the round; *skips counts the skips. */
+ * ig_decide_opening_call_is_large: an agreed correct call is large (the
+ * calls after it, by ig_decide_opening_predict_skip, skip the round) exactly
+ * where it is not small (and not empty), and never an erroneous call or one
+ * some process cannot take part in. */
+/* Whether an agreed call of these sizes (group 0 sends a, group 1 sends b)
+ * is large (a program that calls with them again skips the round from its
+ * second call on); *skips counts the large ones. */
 static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int over, int64_t max,
                             const ig_settings *s, int small, int *skips)
 {
