@@ -129,9 +129,10 @@ ig_launch() {
 # ig_note_launch_time BEGAN LIMIT PROGRAM: where IG_TEST_LAUNCH_TIMES names
 # a file, append one line for the launch that began at BEGAN (date +%s%N):
 # its seconds, LIMIT (the seconds after which it would have failed), the
-# test script and PROGRAM (for ig_launch, the last context's).  scripts/test-all.sh collects them from every pass and prints
-# the launches closest to their timeouts, so that a run on a loaded
-# machine shows how much room is left before a test would time out.
+# test script and PROGRAM (for ig_launch, the last context's).
+# scripts/test-all.sh collects them from every pass and prints the
+# launches closest to their limits, so that a run on a loaded machine
+# shows how much room is left before a test would time out.
 # One short write per line, with O_APPEND: tests running side by side
 # (make -j) do not interleave their lines.
 ig_note_launch_time() {
