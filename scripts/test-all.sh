@@ -44,11 +44,13 @@ launch_times() {
 }
 closest_to_limits() {
     local f
+    # awk, not head, takes the first five: head's early exit would kill sort
+    # (SIGPIPE) and, with pipefail, the run.
     for f in _build/launch-times-*; do
         awk -v pass="${f#_build/launch-times-}" \
             '{ printf "%.3f %s s of %s s: %s, %s (%s)\n", $1 / $2, $1, $2, $3, $4, pass }' "$f"
-    done | sort -rn | awk 'NR <= 5' | cut -d' ' -f2-   # awk reads on: head's early exit would
-}                                                     # fail sort (SIGPIPE) and so the run (pipefail)
+    done | sort -rn | awk 'NR <= 5' | cut -d' ' -f2-
+}
 
 step "setup"
 scripts/setup-debian.sh

@@ -195,8 +195,9 @@ int ig_decide_opening_learnt_early(const ig_opening_receivers_seen *seen, const 
  * reason of its arguments, or an empty one is "small".  From the agreed
  * shape, the agreed settings and the communicator's max_bytes only: every
  * process that finished the agreement answers alike.  This is one call's
- * class ("large" where it answers yes); what the next call does is ig_decide_opening_predict_skip's
- * prediction from the classes of the last calls, below. */
+ * class ("large" where it answers yes); what the next call does is
+ * ig_decide_opening_predict_skip's prediction from the classes of the last
+ * calls, below. */
 int ig_decide_opening_call_is_large(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s);
 
 /* Whether the next MPI_Allgather(v) skips the opening round, predicted from

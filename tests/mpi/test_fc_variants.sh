@@ -147,9 +147,10 @@ expect_total paced-sends -gt 0
 echo "ok INTERGATHER_ALGORITHM=relay, 3+9 (blocks sent paced: $(summary_total paced-sends))"
 
 # Pieces above 60 KiB travel in parts, one message each, where the model
-# says they pay (src/decide.c; IG_EAGER_PART_BYTES, src/byte_pieces.h; within a node the
-# fixed shared-memory model says so at these sizes): blocks of up to 1 MiB
-# over 2 and 5 receivers make pieces of up to 512 KiB, in up to 8 parts;
+# says they pay (src/decide.c; IG_EAGER_PART_BYTES, src/byte_pieces.h;
+# within a node the fixed shared-memory model says so at these sizes):
+# blocks of up to 1 MiB over 2 and 5 receivers make pieces of up to 512
+# KiB, in up to 8 parts;
 # MPI_Allgatherv's blocks differ, and so do their pieces' parts.  (Checked:
 # a sender that sends its parts in reverse order fails both programs.)
 for prog_scale in "allgather_matrix 262144" "allgatherv_matrix 200000"; do
