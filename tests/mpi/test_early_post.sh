@@ -7,8 +7,22 @@
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=2
 
+# expected_withdrawn NP: the sum of the NP processes' "expect
+# early-withdrawn=N (world rank R)" records.  A record is found anywhere in
+# a line: MPICH's launcher forwards each process's output in the chunks it
+# was written, so another process's line can end up in front of one
+# ("PASS early_postexpect early-withdrawn=5 (world rank 1)"); and there
+# must be one per process, so that a record lost this way fails here and
+# not as a wrong total.
 expected_withdrawn() {
-    sed -n 's/^expect early-withdrawn=\([0-9]*\).*/\1/p' "$IG_OUT" | awk '{ t += $1 } END { print t + 0 }'
+    local records
+    records=$(grep -o 'expect early-withdrawn=[0-9]* (world rank [0-9]*)' "$IG_OUT" || true)
+    if [ "$(printf '%s' "$records" | grep -c .)" -ne "$1" ]; then
+        cat "$IG_OUT" >&2
+        echo "expected one 'expect early-withdrawn' record from each of $1 processes" >&2
+        return 1
+    fi
+    printf '%s\n' "$records" | sed 's/^expect early-withdrawn=\([0-9]*\) .*/\1/' | awk '{ t += $1 } END { print t + 0 }'
 }
 
 # Up to 8 processes the agreement is one round of messages, above an allreduce (src/agree.h): both.
@@ -20,7 +34,8 @@ for np_left in "4 2" "5 2" "5 3" "8 3" "10 4"; do
     INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct run_preloaded "$1" "$TESTS_BIN/early_post" "$2"
     expect_pass early_post
     expect_total posted-early -gt 0
-    expect_total withdrawn -eq "$(expected_withdrawn)"
+    want=$(expected_withdrawn "$1")
+    expect_total withdrawn -eq "$want"
     # Off, no call runs the opening round, not even after the agreement
     # where one process cannot be served (src/serve.c: only a call that
     # skipped the round, where it applies, goes through it then).
@@ -54,7 +69,8 @@ done
 if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
     INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct run_preloaded 32 "$TESTS_BIN/early_post" 16
     expect_pass early_post
-    expect_total withdrawn -eq "$(expected_withdrawn)"
+    want=$(expected_withdrawn 32)
+    expect_total withdrawn -eq "$want"
     summaries=$(grep -c 'intergather: summary (world rank' "$IG_OUT" || true)
     quiet=$(grep 'intergather: summary (world rank' "$IG_OUT" | grep -c ' posted-early=0 ' || true)
     if [ "$summaries" -ne 32 ] || [ "$quiet" -ne 0 ]; then
@@ -80,7 +96,8 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
         fi
         expect_pass early_post
         expect_total posted-early -gt 0
-        expect_total withdrawn -eq "$(expected_withdrawn)"
+        want=$(expected_withdrawn 5)
+        expect_total withdrawn -eq "$want"
         echo "ok np=5 left=2, $((big_ints * 4))-byte blocks over $transport (withdrawn $(summary_total withdrawn) times)"
     done
     # The same with no memory for that allocation (fail_malloc.c) in world
@@ -100,7 +117,8 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
         expect_pass early_post
         grep -q "^fail_malloc: malloc($((big_ints * 4))) failed in world rank 2\$" "$IG_OUT" ||
             { echo "no withdrawn message lacked memory in world rank 2 ($transport)" >&2; cat "$IG_OUT" >&2; exit 1; }
-        expect_total withdrawn -eq "$(expected_withdrawn)"
+        want=$(expected_withdrawn 5)
+        expect_total withdrawn -eq "$want"
         echo "ok np=5 left=2, withdrawn $((big_ints * 4))-byte blocks into the sink over $transport" \
             "($(grep -c '^fail_malloc: malloc' "$IG_OUT") without memory, $(sed -n 's/^no-mem calls=\([0-9]*\).*/\1/p' "$IG_OUT") calls reported it)"
     done
