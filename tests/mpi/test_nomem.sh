@@ -105,7 +105,7 @@ fi
 # plan's extra sender cannot build its block type: its gather group fails
 # together (calls in error).
 # NP LEFT COUNT KINDS SETTINGS RANK ERRORS (whether calls fail).
-calls_in_error() { sed -n 's/^calls-in-error=\([0-9]*\)$/\1/p' "$IG_OUT"; }
+calls_in_error() { sed -n 's/.*calls-in-error=\([0-9]*\)$/\1/p' "$IG_OUT"; }
 opening_cases=""
 [ "$IG_LAUNCHER_KIND" != openmpi ] || opening_cases="5 2 101 h - 0 opening"
 for case in "5 2 101 hrfv INTERGATHER_OPENING=off 0 no" "5 2 101 hrfv INTERGATHER_OPENING=off 2 no" \

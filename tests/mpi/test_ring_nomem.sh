@@ -37,7 +37,7 @@ run_case() {
         echo "the flags of world rank $4 did not fail ($1+$2)" >&2
         exit 1
     fi
-    sed -n 's/^receivers-in-error=\([0-9]*\).*/\1/p' "$IG_OUT"
+    sed -n 's/.*receivers-in-error=\([0-9]*\).*/\1/p' "$IG_OUT"
 }
 
 # LEFT RIGHT FAILING: world rank FAILING is a sender that relays other
