@@ -98,16 +98,22 @@ static int peer_of(const opening *o, int k)
     return (o->local_rank + k) % o->remote;
 }
 
-/* Piece i of a block of `bytes` bytes starting at `base` (opening_plan.h). */
-static int piece_bytes(int64_t bytes, int64_t i)
+/* Piece i of a block of `bytes` bytes (opening_plan.h): the block's
+ * parts of IG_OPENING_PIECE_BYTES, cut as every part is (byte_pieces.h). */
+static ig_piece piece_of(int64_t bytes, int64_t i)
 {
-    int64_t rest = bytes - i * IG_OPENING_PIECE_BYTES;
-    return (int)(rest < IG_OPENING_PIECE_BYTES ? rest : IG_OPENING_PIECE_BYTES);
+    return ig_byte_part((ig_piece){ .offset = 0, .length = (uint64_t)bytes }, IG_OPENING_PIECE_BYTES, (int)i);
 }
 
-static char *piece_at(void *base, int64_t i)
+static int piece_bytes(int64_t bytes, int64_t i)
 {
-    return (char *)base + (MPI_Aint)(i * IG_OPENING_PIECE_BYTES);
+    return (int)piece_of(bytes, i).length;
+}
+
+/* Where piece i of a block of `bytes` bytes starting at `base` lies. */
+static char *piece_at(void *base, int64_t bytes, int64_t i)
+{
+    return (char *)base + (MPI_Aint)piece_of(bytes, i).offset;
 }
 
 /* Whether a process that leaves early cuts its block into eager pieces:
@@ -136,14 +142,15 @@ static int post_early_sends(opening *o, int64_t pieces, char *copy, MPI_Request 
     int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self, o->max_bytes);
     for (int64_t i = 0; i < pieces; i++) {
         if (o->self.pieces)
-            memcpy(piece_at(copy, i), piece_at((void *)o->send_bytes_at, i), (size_t)piece_bytes(o->self.send, i));
+            memcpy(piece_at(copy, o->self.send, i), piece_at((void *)o->send_bytes_at, o->self.send, i),
+                   (size_t)piece_bytes(o->self.send, i));
         for (int k = 0; k < o->remote; k++) {
             int j = peer_of(o, k);
             MPI_Request *req = &sends[(int64_t)j * pieces + i];
             if (!o->self.pieces)
                 ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
             else
-                ig_err_keep(&rc, PMPI_Isend(piece_at(copy, i), piece_bytes(o->self.send, i), MPI_BYTE, j,
+                ig_err_keep(&rc, PMPI_Isend(piece_at(copy, o->self.send, i), piece_bytes(o->self.send, i), MPI_BYTE, j,
                                             i == 0 ? tag : IG_OPENING_TAG_PIECE, o->comm, req));
         }
     }
@@ -287,13 +294,13 @@ static int receive_rest_of_pieces(opening *o, int j)
         rc = MPI_ERR_NO_MEM;
     }
     for (int64_t i = 1; i < pieces; i++) {
-        int64_t fits = room - i * IG_OPENING_PIECE_BYTES; /* what fits of piece i */
+        int64_t fits = room - (int64_t)piece_of(bytes, i).offset; /* what fits of piece i */
         int whole = piece_bytes(bytes, i);
         if (base != NULL && rc == MPI_SUCCESS && fits >= whole)
-            ig_err_keep(&rc, PMPI_Recv(piece_at(base, i), whole, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm,
+            ig_err_keep(&rc, PMPI_Recv(piece_at(base, bytes, i), whole, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm,
                                        MPI_STATUS_IGNORE));
         else if (base != NULL && rc == MPI_SUCCESS && fits > 0)
-            ig_err_keep(&rc, receive_piece_cut(o, j, whole, (int)fits, piece_at(base, i)));
+            ig_err_keep(&rc, receive_piece_cut(o, j, whole, (int)fits, piece_at(base, bytes, i)));
         else /* dropped: the pair is already judged (truncated, or not done) */
             ig_recv_sink(j, IG_OPENING_TAG_PIECE, o->comm, MPI_STATUS_IGNORE);
     }

@@ -107,7 +107,8 @@
 
 /* Tags of the opening's messages on the communicator's private copy of
  * the inter-communicator (comm_cache.h).  Round-one tags are
- * IG_OPENING_TAG_FIRST and above; the two later messages have their own. */
+ * IG_OPENING_TAG_FIRST and above; the later messages (a verdict, a late
+ * block, a block's pieces after its first) have their own. */
 enum { IG_OPENING_TAG_VERDICT = 1, IG_OPENING_TAG_LATE = 2, IG_OPENING_TAG_PIECE = 3, IG_OPENING_TAG_FIRST = 16 };
 
 /* The largest block size a round-one tag names exactly (its tags then stay
@@ -117,7 +118,7 @@ enum { IG_OPENING_TAG_VERDICT = 1, IG_OPENING_TAG_LATE = 2, IG_OPENING_TAG_PIECE
 #define IG_OPENING_MAX_BYTES ((int64_t)((1 << 26) - 1))
 
 /* The largest block size a round-one tag names exactly where tags end at
- * tag_ub: IG_OPENING_MAX_BYTES, or less where tag_ub is below 2^29 + 23.
+ * tag_ub: IG_OPENING_MAX_BYTES, or less where tag_ub is below 2^29 + 15.
  * MPI_TAG_UB is the MPI library's, not the standard's: 2^31 - 1 with Open
  * MPI's ob1 layer, 2^23 - 1 with its UCX layer (the usual one on
  * InfiniBand), at least 32767 anywhere.  tag_ub must be the same on every
@@ -129,9 +130,10 @@ int64_t ig_opening_max_bytes(int64_t tag_ub);
 /* The size of a piece (above): one eager message (byte_pieces.h). */
 #define IG_OPENING_PIECE_BYTES ((int64_t)IG_EAGER_PART_BYTES)
 
+/* How many pieces a block of `bytes` bytes travels in (at least one). */
 static inline int64_t ig_opening_piece_count(int64_t bytes)
 {
-    return bytes <= 0 ? 1 : (bytes + IG_OPENING_PIECE_BYTES - 1) / IG_OPENING_PIECE_BYTES;
+    return bytes <= 0 ? 1 : ig_byte_part_count((uint64_t)bytes, IG_OPENING_PIECE_BYTES);
 }
 
 /* How many messages tagged IG_OPENING_TAG_PIECE follow a round-one
