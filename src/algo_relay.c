@@ -240,7 +240,7 @@ static char *part_at(const relay_ctx *c, int b, ig_piece part)
 typedef struct {
     int block, first, parts, next;
 } owned_run;
-_Static_assert(sizeof(owned_run) == 4 * sizeof(int), "a run is the four ints decide.c reserves for it");
+_Static_assert(sizeof(owned_run) == 4 * sizeof(int), "a run is the four ints decide_room.c reserves for it");
 
 /* The receiver's messages, posted before any relay: first the parts of
  * the pieces it owns, from their senders, one run per block; then every

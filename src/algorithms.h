@@ -36,7 +36,7 @@ typedef struct {
     ig_group_stage stage[2];
     uint64_t max_block_bytes; /* half duplex: the senders' largest block, in bytes (ring: room for one
                                * relayed block; chain: a block's bytes; the relay's receivers' room in
-                               * decide.c); 0 where both groups send in one step */
+                               * decide_room.c); 0 where both groups send in one step */
     int window;               /* direct, chain, relay (a receiver's relays), full duplex's ring stage in
                                * parts: sends a process keeps in flight at once */
     int piece_window;         /* relay: pieces a sender keeps in flight at once */

@@ -68,7 +68,8 @@ int ig_call_classify(ig_call *call);
  * handed to the MPI library). */
 void ig_call_release(ig_call *call);
 
-/* MPI_Allgatherv: bytes this process expects from remote process i. */
+/* Bytes this process expects from remote process i (in an MPI_Allgather
+ * the same from every one). */
 static inline int64_t ig_call_expected_from(const ig_call *call, int i)
 {
     return call->op == IG_OP_ALLGATHER ? call->expect_bytes : (int64_t)call->rcounts[i] * call->rtype_size;

@@ -116,8 +116,11 @@ int ig_comm_cache_nodes(const ig_comm_cache *cache);
  * process. */
 int ig_comm_cache_oversubscribed(const ig_comm_cache *cache);
 
-/* The pair for one direction: local_sends != 0 when this process's group is
- * the sending one.  Built collectively on the first call in that direction. */
+/* The pair for one direction: local_sends != 0 when this process's group
+ * comes first in it, the sending group's (in full duplex, where both
+ * groups send, the low group comes first: algorithms.h,
+ * ig_step_local_first).  Built collectively on the first call in that
+ * direction. */
 int ig_comm_cache_pair(ig_comm_cache *cache, int local_sends, ig_pair **pair);
 
 /* The pair for one direction if an earlier call built it, else NULL (never

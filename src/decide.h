@@ -125,11 +125,11 @@ int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *a
  * requests and what it learns live on the stack. */
 #define IG_OPENING_MAX_PROCS 32
 
-/* Whether every MPI_Allgather on a communicator of n0 + n1 processes
- * starts with the opening round (unless ig_decide_opening_predict_skip
- * predicts a skip from the last calls): from the settings, the group sizes and
- * the MPI library (whether a truncated receive returns, mpi_identity.h),
- * the same on every process. */
+/* Whether every MPI_Allgather and MPI_Allgatherv on a communicator of
+ * n0 + n1 processes starts with the opening round (unless
+ * ig_decide_opening_predict_skip predicts a skip from the last calls):
+ * from the settings, the group sizes and the MPI library (whether a
+ * truncated receive returns, mpi_identity.h), the same on every process. */
 int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncated_receive_returns);
 
 /* Whether a process of `group` that sends send_bytes and expects

@@ -8,9 +8,9 @@
 
 #include <mpi.h>
 
-/* Idempotent and thread-safe; called by every entry point once MPI is
- * initialized.  Returns MPI_SUCCESS, or an MPI error code if the hook
- * could not be set. */
+/* Idempotent and thread-safe; called for every intercepted call once MPI
+ * is initialized (ig_call_classify, call.h) and by the MPI_Init wrappers.
+ * Returns MPI_SUCCESS, or an MPI error code if the hook could not be set. */
 int ig_lifecycle_start(void);
 
 /* A private communicator of this process alone whose errors return: for

@@ -1,8 +1,10 @@
 /*
  * A group pair: the algorithms' view of one transfer direction, built on a
  * private intra-communicator whose ranks 0..p-1 are the senders and
- * p..p+q-1 the receivers (also the ring order).  Sub-communicators for each
- * algorithm are created on first use, collectively over the pair.
+ * p..p+q-1 the receivers (also the ring order); in full duplex, where both
+ * groups send, the first group is the low group (algorithms.h,
+ * ig_step_local_first).  Sub-communicators for each algorithm are created
+ * on first use, collectively over the pair.
  */
 #ifndef IG_PAIR_H
 #define IG_PAIR_H

@@ -1,7 +1,8 @@
 /*
  * The collective path of a classified call (call.h): the communicator's
- * cache, the agreement on the call's shape (agree.h), the decision
- * (decide.h), and the algorithms that carry it out (algorithms.h).
+ * cache, the opening round (opening.h) and early posting (speculate.h),
+ * the agreement on the call's shape (agree.h), the decision (decide.h),
+ * and the algorithms that carry it out (algorithms.h).
  */
 #ifndef IG_SERVE_H
 #define IG_SERVE_H

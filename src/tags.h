@@ -6,7 +6,7 @@
 enum {
     IG_TAG_DIRECT = 1,     /* a sender's block straight to a receiver */
     IG_TAG_LOCAL_COPY = 2, /* a block copied to oneself */
-    IG_TAG_RING = 4,       /* ring schedule steps */
+    IG_TAG_RING = 4,       /* ring schedule steps, and the chain's receiver ring */
     IG_TAG_GATHER = 5,     /* intergather's own intra-group allgather stage */
     IG_TAG_AGREE = 6,      /* a process's view of a call, straight to every other (agree.c) */
     IG_TAG_MEASURE = 7,    /* the ping-pong that measures a communicator's network (net_measure.c) */
