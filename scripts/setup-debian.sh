@@ -6,9 +6,11 @@
 #
 # Installed: the build tools, check, Open MPI (the MPI this tree is built
 # for) and MPICH (the second MPI: scripts/test-mpich.sh and the foreign-MPI
-# test), mandoc (man page lint), locales (a decimal-comma locale for the
-# settings' unit test), and the two module systems the modulefile
-# test uses (Lmod and Environment Modules: scripts/module-tools.sh).
+# test), gfortran (Open MPI's mpifort calls it: the Fortran tests; they
+# would install it themselves, in the middle of make check), mandoc (man
+# page lint), locales (a decimal-comma locale for the settings' unit
+# test), and the two module systems the modulefile test uses (Lmod and
+# Environment Modules: scripts/module-tools.sh).
 #
 # Debian's MPICH packages also register /usr/bin/mpicc and mpirun as
 # alternatives.  Open MPI's rank higher (50 against 40 on amd64), so they
@@ -20,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages="build-essential autoconf automake libtool pkg-config check openmpi-bin libopenmpi-dev
-          mpich libmpich-dev mandoc locales"
+          mpich libmpich-dev gfortran mandoc locales"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

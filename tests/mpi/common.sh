@@ -246,10 +246,16 @@ expect_summary() {
     fi
 }
 
-# The records the test programs print for these scripts ("expect served
-# ...", "calls-in-error=N", the PASS lines) are found anywhere in a line,
-# here and in the test scripts: a launcher may forward another process's
-# unfinished line in front of one (MPICH's did, see test_early_post.sh).
+# What the test programs, the library and the preloaded test libraries
+# print ("expect served ...", "calls-in-error=N", PASS lines, per-process
+# records, fail_malloc's and the summary lines) is found anywhere in a
+# line, here and in the test scripts, never anchored at its start: MPICH
+# makes every process's stdout unbuffered (setbuf in MPI_Init), so a
+# printf of plain text ending in a newline, which the compiler turns into
+# puts, is two writes (the text, then the newline), and the launcher may
+# forward another process's line between them: "PASS early_postexpect
+# early-withdrawn=5 (world rank 1)" (seen).  A line written in one write,
+# as every other is, stays whole, so patterns may still end with $.
 
 # expected_moved: the count the test program printed ("expect served moved=N").
 expected_moved() {

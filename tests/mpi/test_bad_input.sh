@@ -152,7 +152,7 @@ abort_note() {
     else
         # Open MPI's launcher sometimes loses the message of a process
         # that aborts (an ORTE_ERROR_LOG line instead): the exit status then.
-        err=$(grep -v -e '^OUTCOME' -e ORTE_ERROR_LOG "$IG_OUT" |
+        err=$(grep -v -e 'OUTCOME' -e ORTE_ERROR_LOG "$IG_OUT" |
               grep -m1 -iE 'MPI_ERR|abort|error|intergather|TEST FAILURE' |
               sed 's/^\[[^]]*\] *//; s/^\*\*\* *//' || true)
         echo "${err:-exit status $RUN_RC, no message}"
@@ -175,10 +175,10 @@ classify() {
         grep -q -e 'Signal: ' -e 'exited on signal' "$IG_OUT" && RUN_STATE=crashed
         RUN_NOTE=$(abort_note)
     else
-        n=$(grep -c '^OUTCOME' "$IG_OUT" || true)
+        n=$(grep -c 'OUTCOME' "$IG_OUT" || true)
         if [ "$n" = $((2 * np)) ]; then RUN_STATE=completed; else RUN_STATE=incomplete; RUN_NOTE="$n of $((2 * np)) outcome lines"; fi
     fi
-    grep '^OUTCOME' "$IG_OUT" | sort >"$work/lines" || true
+    grep -o 'OUTCOME.*' "$IG_OUT" | sort >"$work/lines" || true
     if [ "$RUN_STATE" != completed ]; then
         RUN_SIG=$RUN_STATE
         return
@@ -236,7 +236,7 @@ verdict() { # PASS|FAIL WHAT DETAIL
 
 # show_output: the first lines of a run's own messages (not its outcomes).
 show_output() {
-    grep -v -e '^OUTCOME' -e '^ *$' -e '-----' -e ORTE_ERROR_LOG "$IG_OUT" | head -4 | sed 's/^/      | /' || true
+    grep -v -e 'OUTCOME' -e '^ *$' -e '-----' -e ORTE_ERROR_LOG "$IG_OUT" | head -4 | sed 's/^/      | /' || true
 }
 
 start=$SECONDS

@@ -7,7 +7,7 @@
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 export INTERGATHER_VERBOSE=1
 np=2
-classes() { grep '^rank [0-9]* classes ' "$IG_OUT" | sort; }
+classes() { grep -o 'rank [0-9]* classes .*' "$IG_OUT" | sort; }
 
 if ig_launch "$np" -- "$TESTS_BIN/comm_null" native 2>/dev/null; then
     native=$(classes)

@@ -5,7 +5,7 @@
 # class; then a correct call. Both MPIs, both topologies.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 export INTERGATHER_MIN_BYTES=0
-outcomes() { grep '^rank [0-9]* ' "$IG_OUT" | sort; }
+outcomes() { grep -o 'rank [0-9]* .*: class [0-9-]*, handler ran .*' "$IG_OUT" | sort; }
 
 for np_left in "4 2" "5 3"; do
     set -- $np_left

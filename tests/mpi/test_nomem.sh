@@ -61,7 +61,7 @@ runs=0 injected=0 missed=0
 for scenario in "${scenarios[@]}"; do
     read -r np left count kinds setting ranks <<<"$scenario"
     launch "$np" "$left" "$count" "$kinds" "$setting" IG_TEST_TRACE_ALLOC=1
-    trace=$(grep '^fail_malloc: trace ' "$IG_OUT")
+    trace=$(grep -o 'fail_malloc: trace .*' "$IG_OUT")
     for rank in ${ranks:-0 $left}; do
         allocations=$(sed -n "s/^fail_malloc: trace \([a-z]*\)(\([0-9]*\)) in world rank $rank\$/\1 \2/p" <<<"$trace" |
                       sort -u)
@@ -76,7 +76,7 @@ for scenario in "${scenarios[@]}"; do
                 launch "$np" "$left" "$count" "$kinds" "$setting" \
                     IG_TEST_FAIL_"$upper"_SIZE="$size" IG_TEST_FAIL_"$upper"_RANK="$rank" </dev/null
                 runs=$((runs + 1))
-                if grep -q "^fail_malloc: $function($size) failed in world rank $rank\$" "$IG_OUT"; then
+                if grep -q "fail_malloc: $function($size) failed in world rank $rank\$" "$IG_OUT"; then
                     injected=$((injected + 1))
                     continue 2
                 fi
@@ -119,7 +119,7 @@ for case in "5 2 101 hrfv INTERGATHER_OPENING=off 0 no" "5 2 101 hrfv INTERGATHE
         echo "ok types fail in world rank $rank, served in the opening round: $case"
         continue
     fi
-    grep -q "^fail_malloc: PMPI_Type_contiguous([0-9]*) failed in world rank $rank\$" "$IG_OUT" ||
+    grep -q "fail_malloc: PMPI_Type_contiguous([0-9]*) failed in world rank $rank\$" "$IG_OUT" ||
         { echo "no datatype failed to build in world rank $rank ($case)" >&2; exit 1; }
     if [ "$errors" = no ]; then
         [ "$(calls_in_error)" = 0 ] || { echo "calls failed ($case)" >&2; cat "$IG_OUT" >&2; exit 1; }
@@ -146,7 +146,7 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
         ig_launch "$np" LD_PRELOAD="$FAILLIB $IG_LIB" IG_TEST_FAIL_TYPE_DUP_RANK="$left" -- \
             "$TESTS_BIN/opening" "$left" hard dup-fails $after </dev/null
         expect_pass opening
-        grep -q "^fail_malloc: PMPI_Type_dup(1) failed in world rank $left\$" "$IG_OUT" ||
+        grep -q "fail_malloc: PMPI_Type_dup(1) failed in world rank $left\$" "$IG_OUT" ||
             { echo "no duplicate failed in world rank $left ($np_left)" >&2; exit 1; }
         echo "ok no committed duplicate in world rank $left: $np_left"
     done
@@ -169,7 +169,7 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
         ig_launch 4 LD_PRELOAD="$FAILLIB $IG_LIB" IG_TEST_FAIL_TYPE_STRUCT_RANK="$rank" OMPI_MCA_pml=ob1 \
             OMPI_MCA_btl=self,tcp INTERGATHER_VERBOSE=1 -- "$TESTS_BIN/opening" 2 hard sink late-start </dev/null
         expect_pass opening
-        grep -q "^fail_malloc: PMPI_Type_create_struct(2) failed in world rank $rank\$" "$IG_OUT" ||
+        grep -q "fail_malloc: PMPI_Type_create_struct(2) failed in world rank $rank\$" "$IG_OUT" ||
             { echo "no sink type failed in world rank $rank" >&2; cat "$IG_OUT" >&2; exit 1; }
         echo "ok no sink type in world rank $rank"
     done
@@ -182,9 +182,9 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
         ig_launch 4 LD_PRELOAD="$FAILLIB $IG_LIB" IG_TEST_FAIL_KEYVAL_RANK="$rank" IG_TEST_FAIL_KEYVAL_NTH=1 \
             INTERGATHER_VERBOSE=2 -- "$TESTS_BIN/opening" 2 late-start </dev/null
         expect_pass opening
-        grep -q "^fail_malloc: PMPI_Comm_create_keyval(1) failed in world rank $rank\$" "$IG_OUT" ||
+        grep -q "fail_malloc: PMPI_Comm_create_keyval(1) failed in world rank $rank\$" "$IG_OUT" ||
             { echo "no start-up keyval failed in world rank $rank" >&2; cat "$IG_OUT" >&2; exit 1; }
-        grep -q "^intergather: summary (world rank $rank)" "$IG_OUT" ||
+        grep -q "intergather: summary (world rank $rank)" "$IG_OUT" ||
             { echo "world rank $rank, whose first start-up failed, never started: no summary" >&2; cat "$IG_OUT" >&2; exit 1; }
         echo "ok start-up tried again after it failed in world rank $rank"
     done
@@ -219,7 +219,7 @@ joint_failure() {
     local what=$1 injected=$2 rank=$3 want=$4 setting=$5
     shift 5
     launch 5 "${joint_left:-2}" 101 hf "$setting" "$@" </dev/null
-    grep -q "^fail_malloc: $injected failed in world rank $rank\$" "$IG_OUT" ||
+    grep -q "fail_malloc: $injected failed in world rank $rank\$" "$IG_OUT" ||
         { echo "no $injected failed in world rank $rank ($what)" >&2; exit 1; }
     [ "$(calls_in_error)" = "$want" ] ||
         { echo "$what: $(calls_in_error) calls in error, want $want" >&2; cat "$IG_OUT" >&2; exit 1; }
@@ -264,7 +264,7 @@ for scenario in "${scenarios[@]}"; do
         for nth in $(seq 1 $((splits + 1))) $(seq -f "%g,$((splits + 1))" 2 "$splits"); do
             launch "$np" "$left" "$count" "$kinds" "$setting" \
                 IG_TEST_FAIL_SPLIT_RANK="$rank" IG_TEST_FAIL_SPLIT_NTH="$nth" </dev/null
-            failed=$(grep -c "^fail_malloc: PMPI_Comm_split([0-9]*) failed in world rank $rank\$" "$IG_OUT" || :)
+            failed=$(grep -c "fail_malloc: PMPI_Comm_split([0-9]*) failed in world rank $rank\$" "$IG_OUT" || :)
             errors=$(calls_in_error)
             case $nth in
             1) want="$failed $errors" expect="1 $np" ;;
@@ -312,7 +312,7 @@ done
 # expect_none_live WHAT: world rank 0's summary (INTERGATHER_VERBOSE=1)
 # counts every private communicator freed (live=0) after WHAT.
 expect_none_live() {
-    grep -q "^intergather: summary (world rank 0):.* internal-comms created=[0-9]* live=0 " "$IG_OUT" ||
+    grep -q "intergather: summary (world rank 0):.* internal-comms created=[0-9]* live=0 " "$IG_OUT" ||
         { echo "$1: private communicators left counted live" >&2; grep "summary" "$IG_OUT" >&2; exit 1; }
 }
 

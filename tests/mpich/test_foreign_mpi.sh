@@ -34,7 +34,7 @@ src=${IG_TOP_SRCDIR:-.}
 
 MPIRUN=$IG_OTHER_MPIRUN
 export INTERGATHER_VERBOSE=1 INTERGATHER_MIN_BYTES=0
-warning='^intergather: warning: this program runs on .* but this libintergather.so was built for'
+warning='intergather: warning: this program runs on .* but this libintergather.so was built for'
 
 # only_one_warning: exactly one warning line, and no other intergather line.
 only_one_warning() {
