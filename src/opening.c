@@ -105,15 +105,10 @@ static ig_piece piece_of(int64_t bytes, int64_t i)
     return ig_byte_part((ig_piece){ .offset = 0, .length = (uint64_t)bytes }, IG_OPENING_PIECE_BYTES, (int)i);
 }
 
-static int piece_bytes(int64_t bytes, int64_t i)
+/* Where a piece lies in the block that starts at `base`. */
+static char *piece_at(const void *base, ig_piece pc)
 {
-    return (int)piece_of(bytes, i).length;
-}
-
-/* Where piece i of a block of `bytes` bytes starting at `base` lies. */
-static char *piece_at(void *base, int64_t bytes, int64_t i)
-{
-    return (char *)base + (MPI_Aint)piece_of(bytes, i).offset;
+    return (char *)base + (MPI_Aint)pc.offset;
 }
 
 /* Whether a process that leaves early cuts its block into eager pieces:
@@ -141,16 +136,16 @@ static int post_early_sends(opening *o, int64_t pieces, char *copy, MPI_Request 
     const ig_call *c = o->c;
     int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self, o->max_bytes);
     for (int64_t i = 0; i < pieces; i++) {
+        ig_piece pc = piece_of(o->self.send, i);
         if (o->self.pieces)
-            memcpy(piece_at(copy, o->self.send, i), piece_at((void *)o->send_bytes_at, o->self.send, i),
-                   (size_t)piece_bytes(o->self.send, i));
+            memcpy(piece_at(copy, pc), piece_at(o->send_bytes_at, pc), (size_t)pc.length);
         for (int k = 0; k < o->remote; k++) {
             int j = peer_of(o, k);
             MPI_Request *req = &sends[(int64_t)j * pieces + i];
             if (!o->self.pieces)
                 ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
             else
-                ig_err_keep(&rc, PMPI_Isend(piece_at(copy, o->self.send, i), piece_bytes(o->self.send, i), MPI_BYTE, j,
+                ig_err_keep(&rc, PMPI_Isend(piece_at(copy, pc), (int)pc.length, MPI_BYTE, j,
                                             i == 0 ? tag : IG_OPENING_TAG_PIECE, o->comm, req));
         }
     }
@@ -294,13 +289,14 @@ static int receive_rest_of_pieces(opening *o, int j)
         rc = MPI_ERR_NO_MEM;
     }
     for (int64_t i = 1; i < pieces; i++) {
-        int64_t fits = room - (int64_t)piece_of(bytes, i).offset; /* what fits of piece i */
-        int whole = piece_bytes(bytes, i);
+        ig_piece pc = piece_of(bytes, i);
+        int64_t fits = room - (int64_t)pc.offset; /* what fits of piece i */
+        int whole = (int)pc.length;
         if (base != NULL && rc == MPI_SUCCESS && fits >= whole)
-            ig_err_keep(&rc, PMPI_Recv(piece_at(base, bytes, i), whole, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm,
+            ig_err_keep(&rc, PMPI_Recv(piece_at(base, pc), whole, MPI_BYTE, j, IG_OPENING_TAG_PIECE, o->comm,
                                        MPI_STATUS_IGNORE));
         else if (base != NULL && rc == MPI_SUCCESS && fits > 0)
-            ig_err_keep(&rc, receive_piece_cut(o, j, whole, (int)fits, piece_at(base, bytes, i)));
+            ig_err_keep(&rc, receive_piece_cut(o, j, whole, (int)fits, piece_at(base, pc)));
         else /* dropped: the pair is already judged (truncated, or not done) */
             ig_recv_sink(j, IG_OPENING_TAG_PIECE, o->comm, MPI_STATUS_IGNORE);
     }
