@@ -27,7 +27,7 @@ keep=0
 [ "${1:-}" = --keep ] && keep=1
 work=$(mktemp -d "${TMPDIR:-/tmp}/ig-sanitized.XXXXXX")
 [ $keep = 1 ] || trap 'rm -rf "$work"' EXIT
-jobs=$(nproc)
+jobs=$(scripts/usable-cpus.sh) # nproc capped by a container's CPU quota
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The programs are linked with libasan, and the tests preload the library

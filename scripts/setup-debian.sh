@@ -50,6 +50,6 @@ if [ ! -f Makefile ] || [ configure -nt Makefile ] || ! grep -q '^#define IG_MPI
     # shellcheck disable=SC2086
     ./configure -q $mpi_flags ${IG_CONFIGURE_FLAGS:-}
 fi
-make -s -j"$(nproc)"
+make -s -j"$(scripts/usable-cpus.sh)"
 echo "setup: built src/.libs/libintergather.so for $(sed -n 's/^IG_MPI_NAME = //p' Makefile)" \
      "(MPICC=$(sed -n 's/^MPICC = //p' Makefile), tests launch with $(sed -n 's/^MPIRUN = //p' Makefile))"

@@ -54,6 +54,7 @@ closest_to_limits() {
 
 step "setup"
 scripts/setup-debian.sh
+jobs=$(scripts/usable-cpus.sh) # nproc capped by a container's CPU quota
 grep -q '^#define IG_MPI_IMPL "openmpi"' config.h || {
     echo "test-all: this tree is configured for $(sed -n 's/^IG_MPI_NAME = //p' Makefile), not Open MPI;" \
          "reconfigure with MPICC=mpicc.openmpi (scripts/test-mpich.sh covers MPICH)" >&2
@@ -63,7 +64,7 @@ grep -q '^#define IG_MPI_IMPL "openmpi"' config.h || {
 step "make check (Open MPI, full matrices)"
 launch_times openmpi
 status=0
-make -j"$(nproc)" check || status=$?
+make -j"$jobs" check || status=$?
 if [ $status -ne 0 ]; then show_failures tests; exit $status; fi
 if grep -l '^:test-result: SKIP' $(find tests -name '*.trs'); then
     echo "test-all: the tests above were skipped; every test must run" >&2
@@ -85,7 +86,7 @@ done
 
 step "make distcheck (installcheck; tests:$dist_tests)"
 launch_times distcheck
-make -j"$(nproc)" distcheck IG_TEST_QUICK=1 TESTS="$dist_tests"
+make -j"$jobs" distcheck IG_TEST_QUICK=1 TESTS="$dist_tests"
 
 step "MPICH pass"
 launch_times mpich

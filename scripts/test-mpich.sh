@@ -51,6 +51,7 @@
 # that they and make distcheck's cover every test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+jobs=$(scripts/usable-cpus.sh) # nproc capped by a container's CPU quota
 excluded=$PWD/scripts/mpich-excluded.txt # the tests this pass leaves out, and why
 version=$(sed -n 's/^AC_INIT(\[intergather\], \[\([^]]*\)\].*/\1/p' configure.ac)
 tarball=${1:-intergather-$version.tar.gz}
@@ -66,7 +67,7 @@ cd "$build"
 grep -q '^#define IG_MPI_IMPL "mpich"' config.h || { echo "test-mpich: configure did not pick MPICH" >&2; exit 1; }
 grep -q '^MPIRUN = .*mpi\(run\|exec\)\.mpich' Makefile || grep -q '^MPIRUN = .*hydra' Makefile \
     || { echo "test-mpich: configure did not pick MPICH's launcher: $(grep '^MPIRUN =' Makefile)" >&2; exit 1; }
-make -s -j"$(nproc)" >/dev/null
+make -s -j"$jobs" >/dev/null
 
 all_tests=$(make -s -f Makefile -f - print-tests <<<'print-tests: ; @echo $(TESTS)')
 tests=""
@@ -88,7 +89,7 @@ for t in $tests; do
 done
 tests=$ordered
 status=0
-make -j"$(nproc)" check TESTS="$tests" IG_TEST_MAXCOUNT=7 || status=$?
+make -j"$jobs" check TESTS="$tests" IG_TEST_MAXCOUNT=7 || status=$?
 if [ $status -ne 0 ]; then
     for log in $(find tests -name '*.log' ! -name test-suite.log); do
         grep -q '^:test-result: \(FAIL\|ERROR\)' "${log%.log}.trs" 2>/dev/null && { echo "=== $build/$log"; tail -50 "$log"; }

@@ -22,6 +22,13 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Containers often forbid the cross-memory-attach single-copy path.
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# The tests that force the TCP BTL (pml ob1, btl self,tcp) connect
+# processes of this one host.  Open MPI's TCP BTL leaves the loopback
+# interface out by default, so on a machine whose only interface is lo (a
+# container without a network, `unshare -n`) they would find no route
+# ("unable to reach each other").  Traffic between two addresses of one
+# host goes through lo anyway, so naming it changes nothing elsewhere.
+export OMPI_MCA_btl_tcp_if_include=127.0.0.0/8
 # On this 2-core machine every job of more than two processes is
 # oversubscribed, and there the library serves every call with the direct
 # algorithm; the tests run the cost model's choices as on a node with a
