@@ -19,7 +19,6 @@
 
 #include <mpi.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,12 +92,10 @@ static void identify(void)
     for (char *t = first_line; *t != '\0'; t++)
         if (*t == '\t')
             *t = ' ';
-    fprintf(stderr,
-            IG_LOG_PREFIX "warning: this program runs on %s (\"%s\") but this libintergather.so was built "
-                          "for %s; intergather stays out of the way (every MPI call goes straight to MPI). "
-                          "Preload the intergather build made for %s (see intergather(7)).\n",
-            family_name(running), first_line, family_name(built), family_name(running));
-    fflush(stderr);
+    ig_log("warning: this program runs on %s (\"%s\") but this libintergather.so was built for %s; "
+           "intergather stays out of the way (every MPI call goes straight to MPI). Preload the intergather "
+           "build made for %s (see intergather(7)).",
+           family_name(running), first_line, family_name(built), family_name(running));
 }
 
 int ig_mpi_identity_matches(void)

@@ -94,6 +94,16 @@ if grep -q 'ignoring INTERGATHER_SHM_MODEL' "$IG_OUT" || ! grep -qF "INTERGATHER
     echo "the measured model, pasted back, was not taken as it is" >&2; cat "$IG_OUT" >&2; exit 1
 fi
 
+echo "-- every line printed in one write (log_lines.c: stderr a message socket, its stream's buffer 64 bytes)"
+# Each process prints its settings line (about 400 bytes) and its summary
+# (about 900) at this level; a line printed in pieces fails the program.
+INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=2 run_preloaded 4 "$TESTS_BIN/log_lines" 2
+expect_pass log_lines
+counts=$(grep -o 'PASS log_lines lines=[0-9]* summaries=[0-9]*' "$IG_OUT" | sed 's/.*lines=\([0-9]*\) summaries=\([0-9]*\)/\1 \2/')
+[ "$(printf '%s\n' "$counts" | awk '$1 >= 2 && $2 == 1' | wc -l)" = 4 ] ||
+    { echo "expected 4 processes with 2 lines or more and 1 summary each, got: $counts" >&2; cat "$IG_OUT" >&2; exit 1; }
+echo "ok lines whole: $(printf '%s\n' "$counts" | awk '{ n += $1 } END { print n }') lines"
+
 echo "-- INTERGATHER_VERBOSE=0 (default): silent"
 unset INTERGATHER_VERBOSE
 INTERGATHER_MIN_BYTES=0 run_preloaded 4 "$prog" 2 7
