@@ -58,7 +58,7 @@ static void vlog(const char *fmt, va_list ap)
     size_t len = prefix + ((size_t)n < room ? (size_t)n : room - 1);
     line[len++] = '\n';
     fflush(stderr); /* what the program wrote to stderr before comes first */
-    write_whole(fileno(stderr), line, len);
+    write_whole(STDERR_FILENO, line, len);
 }
 
 void ig_log(const char *fmt, ...)
