@@ -11,6 +11,9 @@
  * WORKERS copies of itself, twice).  The manager's world rank 0 prints
  * "expect served moved=N" for its own job, and each job's summary
  * (INTERGATHER_VERBOSE=1) reports what that job's processes served.
+ * Every step has a watchdog (testlib.h): a step that hangs ends the
+ * process with "HANG <step>", which names it (MPI_Comm_spawn, a call,
+ * MPI_Comm_disconnect) where the launcher's timeout would say nothing.
  */
 #include "testlib.h"
 
@@ -26,7 +29,9 @@ static const int types[] = { TEST_INT, TEST_VECTOR };
 /* One MPI_Allgather against native; the manager's job is the left group. */
 static void allgather_case(MPI_Comm inter, int is_manager, int type_id, int mcount, int wcount, long *moved)
 {
+    test_watch_call("spawn (%s): MPI_Allgather #%ld", is_manager ? "manager" : "worker", *moved + 1);
     test_allgather_against_native(inter, is_manager, type_id, mcount, wcount);
+    test_watch_done();
     (*moved)++;
 }
 
@@ -50,9 +55,11 @@ static void allgatherv_case(MPI_Comm inter, int is_manager, int count, long *mov
     test_buffers b;
     test_buffers_open(&b, (size_t)scount * sizeof(int), (size_t)total * sizeof(int) + 64,
                       (unsigned)(local_rank * 17 + count));
+    test_watch_call("spawn (%s): MPI_Allgatherv #%ld", is_manager ? "manager" : "worker", *moved + 1);
     if (PMPI_Allgatherv(b.sbuf, scount, MPI_INT, b.expected, rcounts, displs, MPI_INT, inter) != MPI_SUCCESS ||
         MPI_Allgatherv(b.sbuf, scount, MPI_INT, b.got, rcounts, displs, MPI_INT, inter) != MPI_SUCCESS)
         TEST_FAIL("an allgatherv failed");
+    test_watch_done();
     test_buffers_check(&b, "allgatherv, workers send uneven counts");
     test_buffers_close(&b);
     free(rcounts);
@@ -86,7 +93,9 @@ int main(int argc, char **argv)
     int maxcount = argc > 2 ? atoi(argv[2]) : 20000;
     if (parent != MPI_COMM_NULL) { /* a worker: one job per spawn */
         long moved = exercise(parent, 0, maxcount);
+        test_watch_call("spawn (worker): MPI_Comm_disconnect");
         MPI_Comm_disconnect(&parent);
+        test_watch_done();
         if (wrank == 0)
             printf("worker job: %ld calls\n", moved);
         MPI_Finalize();
@@ -101,12 +110,16 @@ int main(int argc, char **argv)
     char *child_argv[] = { "worker", maxcount_arg, NULL }; /* the workers read argv[2] too */
     for (int round = 0; round < ROUNDS; round++) {
         int *errcodes = calloc((size_t)workers, sizeof *errcodes);
+        test_watch_call("spawn (manager): MPI_Comm_spawn, round %d", round + 1);
         if (MPI_Comm_spawn(argv[0], child_argv, workers, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, errcodes) !=
             MPI_SUCCESS)
             TEST_FAIL("MPI_Comm_spawn failed");
+        test_watch_done();
         free(errcodes);
         moved += exercise(inter, 1, maxcount);
+        test_watch_call("spawn (manager): MPI_Comm_disconnect, round %d", round + 1);
         MPI_Comm_disconnect(&inter);
+        test_watch_done();
     }
     if (wrank == 0)
         printf("expect served moved=%ld\nPASS spawn (%d rounds of %d workers)\n", moved, ROUNDS, workers);

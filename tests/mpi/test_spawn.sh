@@ -5,6 +5,14 @@
 # topology and the fully connected algorithm forced.  The workers inherit
 # the shim and the settings from the launcher, as users' jobs do, and each
 # job's summary must show it served every call and kept no communicator.
+# spawn.c names a step that hangs ("HANG <step>", after 60 s).  One launch
+# whose MPI_Comm_spawn itself hung (a native call: intergather does not
+# intercept it) runs once more, said in the log: the sixty-third session's
+# CI saw one launch of this test hang once, its second spawn's job never
+# reaching its first call, where 25 runs on a loaded machine and every
+# earlier CI run passed; Open MPI 4.1 with an external PMIx 4 (Debian 12's
+# packages) has a known intermittent spawn hang (openpmix/openpmix issue
+# 2735).  A hang anywhere else, or twice, fails.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1
 rounds=2
@@ -13,7 +21,11 @@ for setting in default INTERGATHER_TOPOLOGY=ring INTERGATHER_ALGORITHM=fc; do
     [ "$setting" != INTERGATHER_TOPOLOGY=ring ] || served=ring
     # shellcheck disable=SC2163
     [ "$setting" = default ] || export "$setting"
-    run_preloaded 2 "$TESTS_BIN/spawn" 3
+    if ! run_preloaded 2 "$TESTS_BIN/spawn" 3; then
+        grep -q 'HANG spawn (manager): MPI_Comm_spawn, round' "$IG_OUT" || exit 1
+        echo "MPI_Comm_spawn hung ($setting, above): the launch runs once more"
+        run_preloaded 2 "$TESTS_BIN/spawn" 3
+    fi
     expect_pass spawn
     # One summary per job: the manager's and one per spawn.
     jobs=$(grep -c 'intergather: summary (world rank 0)' "$IG_OUT" || true)
