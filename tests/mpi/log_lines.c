@@ -13,7 +13,7 @@
  * summary line), and every message is read back: each that holds the
  * library's prefix must be one whole line that starts with it.  The
  * messages go on to the real stderr, so the test's log shows them.
- * Prints "PASS log_lines LINES SUMMARIES".
+ * Prints "PASS log_lines lines=N summaries=M".
  *
  * Usage: log_lines LEFT
  */
@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #define PREFIX "intergather: "
+#define SUMMARY "summary (world rank"
 
 static char stderr_buffer[64];
 
@@ -63,7 +64,7 @@ static int check_message(const char *msg, size_t len, int *lines, int *summaries
         return 0;
     }
     (*lines)++;
-    if (memmem(msg, len, "summary (world rank", 19) != NULL)
+    if (memmem(msg, len, SUMMARY, strlen(SUMMARY)) != NULL)
         (*summaries)++;
     return 1;
 }
