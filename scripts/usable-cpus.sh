@@ -9,29 +9,57 @@
 # their job count from here.
 set -eu
 
-cpus=$(nproc)
+cpus=${IG_NPROC:-$(nproc)}
 
-# The quota of this process's own cgroup, then of the cgroup namespace's
-# root (inside a container the two are often one file); "max" or -1: none.
+# Where to read: the real files, unless a test points elsewhere
+# (tests/test_usable_cpus.sh builds fake cgroup trees).
+cgroup_fs=${IG_CGROUP_FS:-/sys/fs/cgroup}
+proc_cgroup=${IG_PROC_CGROUP:-/proc/self/cgroup}
+
+# CPUs a quota of QUOTA per PERIOD microseconds gives, rounded up;
+# "max" or -1: no quota.
 quota_cpus() { # QUOTA PERIOD
     case $1 in max|-1|'') return 1 ;; esac
-    [ "$2" -gt 0 ] 2>/dev/null || return 1
+    [ "$1" -gt 0 ] 2>/dev/null && [ "$2" -gt 0 ] 2>/dev/null || return 1
     echo $(( ($1 + $2 - 1) / $2 ))
 }
 limit=""
-own=$(sed -n 's/^0:://p' /proc/self/cgroup 2>/dev/null || true)
-for f in "/sys/fs/cgroup$own/cpu.max" /sys/fs/cgroup/cpu.max; do # cgroup v2
-    if [ -r "$f" ]; then
-        read -r quota period <"$f" || continue
-        limit=$(quota_cpus "$quota" "$period") && break
-    fi
+keep_smaller() { # CPUS
+    if [ -z "$limit" ] || [ "$1" -lt "$limit" ]; then limit=$1; fi
+}
+# The cgroup path P and every ancestor of it, P first, "/" last: a quota
+# set on a parent (a systemd slice, a job's cgroup above its steps) binds
+# too.
+ancestors() { # P
+    local p=${1%/}
+    while [ -n "$p" ]; do
+        echo "$p"
+        p=${p%/*}
+    done
+    echo /
+}
+# cgroup v2: cpu.max ("QUOTA PERIOD") along this process's own path and,
+# inside a container whose cgroup namespace root is its own cgroup, at the
+# mount's root.
+own=$(sed -n 's/^0:://p' "$proc_cgroup" 2>/dev/null || true)
+for p in $( [ -n "$own" ] && ancestors "$own"); do
+    f="$cgroup_fs${p%/}/cpu.max"
+    if [ -r "$f" ] && read -r quota period <"$f" && n=$(quota_cpus "$quota" "$period"); then keep_smaller "$n"; fi
 done
-if [ -z "$limit" ]; then # cgroup v1: the cpu controller's line, e.g. "4:cpu,cpuacct:/path"
-    own=$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3; exit }' /proc/self/cgroup 2>/dev/null || true)
-    for d in "/sys/fs/cgroup/cpu$own" "/sys/fs/cgroup/cpu,cpuacct$own" /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
-        if [ -r "$d/cpu.cfs_quota_us" ] && [ -r "$d/cpu.cfs_period_us" ]; then
-            limit=$(quota_cpus "$(cat "$d/cpu.cfs_quota_us")" "$(cat "$d/cpu.cfs_period_us")") && break
-        fi
+# cgroup v1: the cpu controller's line, e.g. "4:cpu,cpuacct:/path"; its
+# hierarchy mounted as cpu or cpu,cpuacct.  Inside a container the mount
+# is often the container's own cgroup while the line names the host's
+# path: that path does not exist there and the mount's root is read.
+own=$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3; exit }' "$proc_cgroup" 2>/dev/null || true)
+if [ -n "$own" ]; then
+    for mount in "$cgroup_fs/cpu" "$cgroup_fs/cpu,cpuacct"; do
+        for p in $(ancestors "$own"); do
+            d="$mount${p%/}"
+            if [ -r "$d/cpu.cfs_quota_us" ] && [ -r "$d/cpu.cfs_period_us" ] &&
+                n=$(quota_cpus "$(cat "$d/cpu.cfs_quota_us")" "$(cat "$d/cpu.cfs_period_us")"); then
+                keep_smaller "$n"
+            fi
+        done
     done
 fi
 
