@@ -20,6 +20,9 @@ TESTS_BIN="$IG_TOP_BUILDDIR/tests/mpi"
 export OMPI_MCA_mpi_yield_when_idle=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# The same for PRRTE's prterun, which Open MPI 5's launches of several
+# application contexts use here (ig_openmpi_mpmd_launcher).
+export PRTE_ALLOW_RUN_AS_ROOT=1 PRTE_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Containers often forbid the cross-memory-attach single-copy path.
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 # The tests that force the TCP BTL (pml ob1, btl self,tcp) connect
@@ -55,6 +58,29 @@ ig_launcher_kind() {
     IG_LAUNCHER_OF=$MPIRUN
 }
 
+# ig_openmpi_mpmd_launcher: print the launcher for an Open MPI launch of
+# several application contexts: $MPIRUN, unless it crashes on any such
+# launch, as Open MPI 5.0.7's mpirun does (a segmentation fault of mpirun
+# itself, with or without an MPI program: open-mpi/ompi issue 13303; seen
+# on Debian 13); then the PRRTE launcher beside it, prterun, which starts
+# the same contexts.  Probed once per test script with two contexts of
+# `true`; said once in the test's log.  Sets IG_MPMD_LAUNCHER (call it
+# in this shell, not in a command substitution, so the probe runs once).
+ig_openmpi_mpmd_launcher() {
+    if [ -z "${IG_MPMD_LAUNCHER:-}" ]; then
+        IG_MPMD_LAUNCHER=$MPIRUN
+        if ! timeout 60 "$MPIRUN" --oversubscribe -np 1 true : -np 1 true >/dev/null 2>&1; then
+            local prterun
+            prterun=$(dirname "$(command -v "$MPIRUN")")/prterun
+            [ -x "$prterun" ] || prterun=$(command -v prterun || true)
+            if [ -n "$prterun" ]; then
+                IG_MPMD_LAUNCHER=$prterun
+                echo "($MPIRUN fails on a launch of two application contexts without any MPI program (open-mpi/ompi issue 13303): such launches here use $prterun)" >&2
+            fi
+        fi
+    fi
+}
+
 # ig_launch CONTEXT [: CONTEXT]...: run $MPIRUN, output in $IG_OUT, where
 # CONTEXT is NP [NAME=VALUE | NAME]... -- PROGRAM ARGS... (one application
 # context: NP processes, these variables set in them, NAME alone passing
@@ -71,7 +97,17 @@ ig_launcher_kind() {
 ig_launch() {
     ig_launcher_kind
     local cmd=("$MPIRUN") first=1 np a name value preload
-    [ "$IG_LAUNCHER_KIND" = openmpi ] && cmd+=(--oversubscribe)
+    if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+        # Several contexts (a ":" among the arguments): the launcher that can.
+        for a in "$@"; do
+            [ "$a" = : ] || continue
+            ig_openmpi_mpmd_launcher
+            cmd=("$IG_MPMD_LAUNCHER")
+            break
+        done
+        # prterun spells mpirun's --oversubscribe this way (mpirun 5 does too).
+        if [ "${cmd[0]##*/}" = prterun ]; then cmd+=(--map-by :oversubscribe); else cmd+=(--oversubscribe); fi
+    fi
     local yield=1
     [ "$IG_LAUNCHER_KIND" = hydra ] && [ "${IG_LAUNCH_INHERIT:-0}" != 1 ] && [ -n "$IG_IDLE_YIELD_LIB" ] || yield=0
     if [ $yield = 1 ] && [ ! -f "$IG_IDLE_YIELD_LIB" ]; then
