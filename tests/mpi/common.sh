@@ -81,6 +81,21 @@ ig_openmpi_mpmd_launcher() {
     fi
 }
 
+# ig_in_own_tmpdir COMMAND...: run COMMAND with TMPDIR a new directory,
+# removed afterwards.  The launcher keeps its session directory there
+# (Open MPI 5's PRRTE: TMPDIR/prterun.HOST.PID.UID), and a job that aborts
+# leaves it behind; a later launcher whose process ID is the same (IDs come
+# round after 32768 on many machines, and the tests start thousands of
+# processes) then fails to start: "PMIX_ERR_EXISTS ... session_dir.c",
+# seen on Debian 13 after test_bad_input's aborting cases.
+ig_in_own_tmpdir() {
+    local dir rc=0
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/ig-launch.XXXXXX")
+    TMPDIR=$dir "$@" || rc=$?
+    rm -rf "$dir"
+    return $rc
+}
+
 # ig_launch CONTEXT [: CONTEXT]...: run $MPIRUN, output in $IG_OUT, where
 # CONTEXT is NP [NAME=VALUE | NAME]... -- PROGRAM ARGS... (one application
 # context: NP processes, these variables set in them, NAME alone passing
@@ -160,7 +175,7 @@ ig_launch() {
     done
     local began rc=0
     began=$(date +%s%N)
-    timeout "$IG_TEST_TIMEOUT" "${cmd[@]}" >"$IG_OUT" 2>&1 || rc=$?
+    ig_in_own_tmpdir timeout "$IG_TEST_TIMEOUT" "${cmd[@]}" >"$IG_OUT" 2>&1 || rc=$?
     ig_note_launch_time "$began" "$IG_TEST_TIMEOUT" "$prog"
     if [ $rc -ne 0 ]; then
         echo "FAILED: ${cmd[*]}" >&2

@@ -135,7 +135,7 @@ launch() {
     RUN_RC=0
     local began
     began=$(date +%s%N)
-    "${cmd[@]}" >"$IG_OUT" 2>&1 </dev/null || RUN_RC=$?
+    ig_in_own_tmpdir "${cmd[@]}" >"$IG_OUT" 2>&1 </dev/null || RUN_RC=$?
     ig_note_launch_time "$began" "$WATCHDOG" "$prog"   # the first of its two limits
 }
 
@@ -198,6 +198,20 @@ all_defined() {
     [ "$RUN_STATE" = completed ] && ! grep -qv ' rc_class=0 .* data=ok ' "$work/lines"
 }
 
+# native_overran: under another MPI than Open MPI 4.1, the native run of
+# the truncate case aborted or crashed, where MPI defines an outcome
+# (MPI_ERR_TRUNCATE at the receivers).  Open MPI 5.0.7 writes a truncated
+# block whole past the receive (README Limitations) and the heap corruption
+# kills the job, in native runs and in the shim's receives posted before
+# the sizes are agreed alike; its UCX layer's signal handler prints a
+# backtrace where the launcher would say "Signal:", so native's death is
+# "aborted" and the shim's "crashed" for one cause.  There the shim may die
+# too, and completing with the outcome MPI defines (the one recorded for
+# Open MPI 4.1.4) is better than native.
+native_overran() {
+    [ $check_native = 0 ] && [ "$name" = truncate ] && { [ "$native_state" = aborted ] || [ "$native_state" = crashed ]; }
+}
+
 # check_shim CHECK: whether this run of the shim passes CHECK against the
 # native run ($work/native, native_state, native_sig); if not, WHY says why.
 check_shim() {
@@ -207,10 +221,12 @@ check_shim() {
         incomplete:*) WHY="every process must report its outcome" ;;
         completed:same|completed:same\|pattern)
             if [ "$native_state" = completed ] && cmp -s "$work/native" "$work/lines"; then return 0; fi
+            if native_overran && [ "$RUN_SIG" = "$expected" ]; then return 0; fi
             if [ "$1" = "same|pattern" ] && all_defined; then return 0; fi
             WHY="native: $native_sig" ;;
         aborted:same*|crashed:same*)
             [ "$native_state" = "$RUN_STATE" ] && return 0
+            native_overran && return 0
             WHY="native: $native_sig" ;;
         completed:pattern)
             all_defined && return 0

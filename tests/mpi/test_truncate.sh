@@ -15,14 +15,28 @@
 # single copy off (common.sh).  Where Open MPI's ob1 layer moves a block by
 # RDMA (the single copy on, TCP above 64 KiB; Open MPI 5.0.7 within a node
 # either way) it writes a longer block whole past the receive, natively
-# too; measured in the sixty-third session, README Limitations.
+# too; measured in the sixty-third session, README Limitations.  So under
+# Open MPI a native probe comes first (truncate.c, "probe"): where the MPI
+# library itself writes a large block past a plain receive, the large case
+# is not run (its receives posted before the sizes are agreed would do the
+# same), and the log says so.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=2
+large=65536
+ig_launcher_kind
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+    ig_launch 2 -- "$TESTS_BIN/truncate" probe $large
+    grep -q '^PROBE \(overrun\|contained\)' "$IG_OUT" || { cat "$IG_OUT" >&2; exit 1; }
+    if grep -q '^PROBE overrun' "$IG_OUT"; then
+        echo "SKIP the large case ($large ints): this MPI library writes a truncated block past a plain receive itself: $(grep '^PROBE' "$IG_OUT")"
+        large=""
+    fi
+fi
 for topology in fully-connected ring; do
     for split in "2 2" "3 1" "1 3"; do
         set -- $split
         # The ring topology posts nothing early: its small case suffices.
-        counts="16 65536"
+        counts="16 $large"
         [ $topology = ring ] && counts=16
         for count in $counts; do
             for duplex in half full uneven; do

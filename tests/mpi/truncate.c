@@ -26,6 +26,11 @@
  *   MPI_Allgather, then MPI_Allgatherv (B's blocks in reverse order), then
  *   MPI_Allgatherv where B expects half, all and more in turn
  *   (expected_from), each twice.  World rank 0 prints "PASS truncate".
+ * usage: truncate probe COUNT (2 processes, run without the library)
+ *   The MPI library alone: world rank 0 sends COUNT ints to rank 1, which
+ *   receives them with MPI_Irecv into room for COUNT / 2 and prints
+ *   "PROBE overrun" where that receive wrote past its buffer, else
+ *   "PROBE contained" (test_truncate.sh: README Limitations).
  */
 #include "testlib.h"
 
@@ -124,9 +129,38 @@ static void one_call(const call_setup *s)
     free(displs);
 }
 
+/* truncate probe COUNT (the header). */
+static void probe(int count)
+{
+    int wrank, *buf = malloc((size_t)count * sizeof *buf);
+    if (buf == NULL)
+        TEST_FAIL("out of memory");
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    for (int i = 0; i < count; i++)
+        buf[i] = wrank == 0 ? pattern(0, i) : GUARD;
+    if (wrank == 0) {
+        MPI_Send(buf, count, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    } else if (wrank == 1) {
+        MPI_Request req;
+        int overrun = 0;
+        MPI_Irecv(buf, count / 2, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        for (int i = count / 2; i < count; i++)
+            overrun |= buf[i] != GUARD;
+        printf("PROBE %s (%d ints into room for %d)\n", overrun ? "overrun" : "contained", count, count / 2);
+    }
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    if (argc == 3 && strcmp(argv[1], "probe") == 0) {
+        probe(atoi(argv[2]));
+        MPI_Finalize();
+        return 0;
+    }
     if (argc < 4 || (strcmp(argv[3], "half") != 0 && strcmp(argv[3], "full") != 0 && strcmp(argv[3], "uneven") != 0))
         TEST_FAIL("usage: truncate LEFT COUNT half|full|uneven");
     call_setup s = { .count = atoi(argv[2]), .full = strcmp(argv[3], "full") == 0,
