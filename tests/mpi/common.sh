@@ -23,8 +23,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The same for PRRTE's prterun, which Open MPI 5's launches of several
 # application contexts use here (ig_openmpi_mpmd_launcher).
 export PRTE_ALLOW_RUN_AS_ROOT=1 PRTE_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# Containers often forbid the cross-memory-attach single-copy path.
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# Containers often forbid the cross-memory-attach single-copy path: off.
+# Open MPI 4 names it in its shared-memory BTL; Open MPI 5 moved the single
+# copy into a framework of its own (smsc) and has no such BTL parameter, so
+# the first setting alone left it on there; excluding the framework's
+# component turns it off (each version ignores the other's name).
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_smsc=^cma
 # The tests that force the TCP BTL (pml ob1, btl self,tcp) connect
 # processes of this one host.  Open MPI's TCP BTL leaves the loopback
 # interface out by default, so on a machine whose only interface is lo (a
