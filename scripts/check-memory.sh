@@ -25,9 +25,7 @@ top=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_smsc=^cma # single copy off: Open MPI 4, 5
+. scripts/openmpi-env.sh
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=1 INTERGATHER_ALGORITHM=auto INTERGATHER_MANY_SENDERS=spread
 export INTERGATHER_OPENING=on
 # The cost model's choices as on a node with a core per process (this

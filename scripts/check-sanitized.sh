@@ -29,7 +29,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ig-sanitized.XXXXXX")
 [ $keep = 1 ] || trap 'rm -rf "$work"' EXIT
 jobs=$(scripts/usable-cpus.sh) # nproc capped by a container's CPU quota
 
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. scripts/openmpi-env.sh # root, oversubscribed, the single copy off
 # The programs are linked with libasan, and the tests preload the library
 # first: AddressSanitizer must not insist on coming first.
 export ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:abort_on_error=1

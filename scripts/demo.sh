@@ -10,9 +10,7 @@ p=${1:-4}; q=${2:-4}; bytes=${3:-4194304}
 lib="$PWD/src/.libs/libintergather.so"
 [ -f "$lib" ] || { echo "build first: scripts/setup-debian.sh" >&2; exit 1; }
 
-export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_smsc=^cma # single copy off: Open MPI 4, 5
+. scripts/openmpi-env.sh
 run() { mpirun --oversubscribe -np $((p + q)) "$@" demo/intergather-demo -p "$p" -b "$bytes" -n 30; }
 
 echo "== native MPI_Allgather (Open MPI's root gathering)"

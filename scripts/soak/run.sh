@@ -110,9 +110,7 @@ fi
 [ -r "$LIB" ] || { echo "run.sh: no library at $LIB (build the tree, or --lib PATH / IG_LIB)" >&2; exit 2; }
 LIB=$(cd "$(dirname "$LIB")" && pwd)/$(basename "$LIB")
 
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_smsc=^cma # single copy off: Open MPI 4, 5
+. "$top/scripts/openmpi-env.sh"
 unset LD_PRELOAD # native runs must be native
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ig-soak.XXXXXX")

@@ -14,21 +14,10 @@ IG_IDLE_YIELD_LIB=${IG_TOP_BUILDDIR:+$IG_TOP_BUILDDIR/tests/mpi/.libs/libidleyie
 IG_TEST_TIMEOUT=${IG_TEST_TIMEOUT:-300}
 TESTS_BIN="$IG_TOP_BUILDDIR/tests/mpi"
 
-# Oversubscription on a 2-core machine: yield instead of busy-polling, and
-# allow root (CI runs as root in a container).  (Open MPI's variables; hydra
-# oversubscribes without being asked, and MPICH ignores them.)
-export OMPI_MCA_mpi_yield_when_idle=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# The same for PRRTE's prterun, which Open MPI 5's launches of several
-# application contexts use here (ig_openmpi_mpmd_launcher).
-export PRTE_ALLOW_RUN_AS_ROOT=1 PRTE_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# Containers often forbid the cross-memory-attach single-copy path: off.
-# Open MPI 4 names it in its shared-memory BTL; Open MPI 5 moved the single
-# copy into a framework of its own (smsc) and has no such BTL parameter, so
-# the first setting alone left it on there; excluding the framework's
-# component turns it off (each version ignores the other's name).
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_smsc=^cma
+# Open MPI's settings for oversubscribed runs as root in a container, the
+# single copy off (scripts/openmpi-env.sh; hydra oversubscribes without
+# being asked, and MPICH ignores them).
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/openmpi-env.sh"
 # The tests that force the TCP BTL (pml ob1, btl self,tcp) connect
 # processes of this one host.  Open MPI's TCP BTL leaves the loopback
 # interface out by default, so on a machine whose only interface is lo (a
