@@ -7,7 +7,7 @@
 #
 #   scripts/bench/shm_peers.sh            2+2 and 4+4, 1 KiB..4 MiB, half and
 #                                         full duplex, 3 runs of 11 calls
-#                                         (about 5 minutes on 2 idle cores)
+#                                         (30 s to 5 minutes on 2 idle cores)
 #   QUICK=1 scripts/bench/shm_peers.sh    a smoke run
 #
 # Each run is one intergather-bench job (one inter-communicator shared by
