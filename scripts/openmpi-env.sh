@@ -1,7 +1,9 @@
 # Open MPI's settings for this project's own runs (sourced, not run): the
 # tests (tests/mpi/common.sh), the benchmarks (scripts/bench/env.sh), the
-# demo, the soak run and the memory check all start MPI jobs on a small
-# machine, often as root in a container, with more processes than cores.
+# demo, the soak run and the two memory checks (check-memory.sh,
+# check-sanitized.sh) all start MPI jobs on a small machine, often as root
+# in a container, with more processes than cores.  The emulated cluster
+# (scripts/cluster/run.sh) sets its own on mpirun's command line.
 # MPICH ignores every name here.  One place, so that a setting that stops
 # working in a new Open MPI is mended once.
 
