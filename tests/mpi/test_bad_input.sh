@@ -201,8 +201,8 @@ all_defined() {
 # native_overran: under another MPI than Open MPI 4.1, the native run of
 # a case in which a block arrives at a smaller receive (truncate; n_vs_zero,
 # its erroneous full-duplex form) aborted or crashed.  Where the kernel's
-# single copy is on (common.sh turns it off, under Open MPI 4's name and
-# 5's), Open MPI writes a truncated block whole past the receive (README
+# single copy is on (scripts/openmpi-env.sh turns it off, under Open MPI
+# 4's name and 5's), Open MPI writes a truncated block whole past the receive (README
 # Limitations); under 5.0.7 the heap corruption killed the job, in native
 # runs and in the shim's receives posted before the sizes are agreed alike
 # (its UCX layer's signal handler prints a backtrace where the launcher

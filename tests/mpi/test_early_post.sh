@@ -83,8 +83,8 @@ fi
 # (src/comm_cache.h): such a message is taken into an allocation of its own
 # size (src/speculate.c, discard_one), and Open MPI moves it by its
 # rendezvous protocol, not eagerly (above 4 KiB within the node, where
-# common.sh turns the kernel's single copy off, and above 64 KiB over
-# TCP).  Under MPICH no block above that room is posted early.
+# scripts/openmpi-env.sh turns the kernel's single copy off, and above 64
+# KiB over TCP).  Under MPICH no block above that room is posted early.
 if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
     big_ints=20000 # 80000 bytes a block
     for transport in shared tcp; do

@@ -190,7 +190,7 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
         echo "ok sink over TCP np=$1 left=$2: ended $(summary_total ended), pair by pair $(summary_total pair-by-pair)"
     done
     export OMPI_MCA_btl_vader_single_copy_mechanism=cma
-    unset OMPI_MCA_smsc # Open MPI 5's single copy (common.sh) back on
+    unset OMPI_MCA_smsc # Open MPI 5's single copy (scripts/openmpi-env.sh) back on
     if ig_launch 2 -- "$TESTS_BIN/allgather_matrix" 1+1 2048 >/dev/null 2>&1; then
         run_preloaded 4 "$TESTS_BIN/opening" 2 hard sink
         expect_pass opening

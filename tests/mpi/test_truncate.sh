@@ -12,15 +12,15 @@
 # the other group can tell that a receive truncates.
 # "What fits in place" and nothing beyond holds where the MPI library
 # copies the large blocks, as here: within one node with the kernel's
-# single copy off (common.sh, under Open MPI 4's name and 5's).  Where Open
-# MPI's ob1 layer moves a block by RDMA (the single copy on, TCP above
-# 64 KiB; Open MPI 4.1.4 and 5.0.7 alike) it writes a longer block whole
-# past the receive, natively too; measured in the sixty-third session,
-# README Limitations.  So under
-# Open MPI a native probe comes first (truncate.c, "probe"): where the MPI
-# library itself writes a large block past a plain receive, the large case
-# is not run (its receives posted before the sizes are agreed would do the
-# same), and the log says so.
+# single copy off (scripts/openmpi-env.sh, under Open MPI 4's name and
+# 5's).  Where Open MPI's ob1 layer moves a block by RDMA (the single copy
+# on, TCP above 64 KiB; Open MPI 4.1.4 and 5.0.7 alike) it writes a longer
+# block whole past the receive, natively too; measured in the sixty-third
+# session, README Limitations.  So under Open MPI a native probe comes
+# first (truncate.c, "probe"): where the MPI library itself writes a large
+# block past a plain receive, the large case is not run (its receives
+# posted before the sizes are agreed would do the same), and the log says
+# so.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 export INTERGATHER_MIN_BYTES=0 INTERGATHER_VERBOSE=2
 large=65536
