@@ -311,6 +311,9 @@ typedef struct {
     int algs[NALGS];
     const char *csv;  /* NULL: stdout */
     const char *calls; /* --calls FILE: every balanced timed call (NULL: none) */
+    const char *proc_times; /* --proc-times FILE: every process's time in every timed call (NULL: none) */
+    long warm_bytes;  /* --warm-links BYTES:ROUNDS: bytes per message (0: no warm-up) */
+    int warm_rounds;
     int interleave;   /* --interleave: balanced measurements in rounds of every algorithm */
     double gap;       /* --gap SECONDS: idle time before each timed call's barrier */
     int verify;       /* 0: --no-verify */
@@ -383,6 +386,22 @@ static void usage(FILE *f)
             "                    calls with the same index ran in the same round: paired\n"
             "                    ratios; position: its place in that round, from 0; 0\n"
             "                    without --interleave)\n"
+            "  --proc-times FILE every process's arrival and time in every timed call, one\n"
+            "                    row each: mode,algorithm,p,q,bytes,duplex,imbalance,call,\n"
+            "                    rank,group,arrival_s,seconds (group A or B; arrival after\n"
+            "                    the barrier, 0 at F=0; seconds from arrival to exit: the\n"
+            "                    terms of avg_proc_s).  Not for balanced calls with\n"
+            "                    --interleave, which time in rounds\n"
+            "  --warm-links BYTES:ROUNDS  before any measurement, ROUNDS rounds in which\n"
+            "                    every process sends BYTES to every other process and\n"
+            "                    receives as much from each, all at once (default: none).\n"
+            "                    Over TCP a connection's send buffer and window grow only\n"
+            "                    as it carries data, and a sender's call ends once its\n"
+            "                    data are in those buffers: without this, the first\n"
+            "                    algorithm that sends between every pair of processes\n"
+            "                    (after native, which does not) runs on cold connections\n"
+            "                    and the later ones on warm ones.  Each round's time goes\n"
+            "                    to standard error\n"
             "  --no-verify       skip the result check (verified=skipped): saves the baseline\n"
             "                    call per size, for long runs that only time\n"
             "  --verify          check results (the default, except under SimGrid SMPI, where\n"
@@ -676,8 +695,8 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
         } else if (strcmp(a, "-p") == 0 || strcmp(a, "--iters") == 0 || strcmp(a, "--warmup") == 0 ||
                    strcmp(a, "--sizes") == 0 || strcmp(a, "--algos") == 0 || strcmp(a, "--csv") == 0 ||
                    strcmp(a, "--duplex") == 0 || strcmp(a, "--imbalance") == 0 || strcmp(a, "--seed") == 0 ||
-                   strcmp(a, "--iters-large") == 0 || strcmp(a, "--calls") == 0 ||
-                   strcmp(a, "--gap") == 0) {
+                   strcmp(a, "--iters-large") == 0 || strcmp(a, "--calls") == 0 || strcmp(a, "--proc-times") == 0 ||
+                   strcmp(a, "--gap") == 0 || strcmp(a, "--warm-links") == 0) {
             if (!has_value) {
                 snprintf(err, errlen, "%s needs a value", a);
                 return -1;
@@ -739,6 +758,19 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
                     return -1;
                 }
                 o->calls = v;
+            } else if (strcmp(a, "--warm-links") == 0) {
+                const char *colon = strchr(v, ':');
+                if (colon == NULL || parse_bytes(v, colon, &o->warm_bytes) != 0 ||
+                    parse_int(colon + 1, 1, &o->warm_rounds) != 0) {
+                    snprintf(err, errlen, "--warm-links %s: expected BYTES:ROUNDS, e.g. 1M:3", v);
+                    return -1;
+                }
+            } else if (strcmp(a, "--proc-times") == 0) {
+                if (*v == '\0') {
+                    snprintf(err, errlen, "--proc-times needs a file name");
+                    return -1;
+                }
+                o->proc_times = v;
             }
         } else {
             snprintf(err, errlen, "unknown argument '%s' (see --help)", a);
@@ -910,6 +942,40 @@ static int setup(bench *b, const options *o)
 #endif
 }
 
+/* --warm-links: `rounds` rounds of every process sending `bytes` to every
+ * other process at once (sends staggered from the next rank on), so that
+ * every TCP connection the measurements use has carried data before the
+ * first of them (collective on MPI_COMM_WORLD). */
+static void warm_links(const bench *b, long bytes, int rounds)
+{
+    int n = b->size;
+    char *sbuf = calloc((size_t)bytes, 1), *rbuf = malloc((size_t)bytes * (size_t)n);
+    MPI_Request *reqs = malloc(2 * (size_t)n * sizeof *reqs);
+    if (sbuf == NULL || rbuf == NULL || reqs == NULL)
+        check_mpi(MPI_ERR_NO_MEM, "--warm-links", b->rank);
+    for (int r = 0; r < rounds; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int k = 1; k < n; k++) {
+            int from = (b->rank - k + n) % n, to = (b->rank + k) % n;
+            check_mpi(MPI_Irecv(rbuf + (size_t)from * (size_t)bytes, (int)bytes, MPI_BYTE, from, 4243, MPI_COMM_WORLD,
+                                &reqs[2 * k]),
+                      "--warm-links", b->rank);
+            check_mpi(MPI_Isend(sbuf, (int)bytes, MPI_BYTE, to, 4243, MPI_COMM_WORLD, &reqs[2 * k + 1]),
+                      "--warm-links", b->rank);
+        }
+        check_mpi(MPI_Waitall(2 * (n - 1), reqs + 2, MPI_STATUSES_IGNORE), "--warm-links", b->rank);
+        double t = MPI_Wtime() - t0, slowest = 0;
+        MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (b->rank == 0)
+            fprintf(stderr, "warm-links: round %d of %d, %ld bytes to each of %d processes: %.3f ms\n", r + 1, rounds,
+                    bytes, n - 1, 1e3 * slowest);
+    }
+    free(reqs);
+    free(rbuf);
+    free(sbuf);
+}
+
 static void teardown(bench *b)
 {
     ig_pair_free(&b->pair);
@@ -1062,6 +1128,47 @@ static stats measure(const bench *b, int n, int a, const call *c, int warmup, do
     return s;
 }
 
+/* Opens an optional output file (name NULL: none, *f stays NULL); 0 if it
+ * could not be opened (reported). */
+static int open_optional(const char *name, FILE **f)
+{
+    *f = NULL;
+    if (name == NULL)
+        return 1;
+    *f = fopen(name, "w");
+    if (*f == NULL)
+        perror(name);
+    return *f != NULL;
+}
+
+/* Every process's arrival and time in the n timed calls just measured
+ * (e[], arr[] as measure leaves them), gathered to rank 0 and written
+ * there, one row per call and process (--proc-times; collective). */
+static void write_proc_times(const bench *b, FILE *f, int a, int bytes, double imbalance, int n, const double *e,
+                             const double *arr)
+{
+    int size = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double *mine = malloc(2 * (size_t)n * sizeof *mine), *all = NULL;
+    if (mine == NULL)
+        check_mpi(MPI_ERR_NO_MEM, "--proc-times", b->rank);
+    memcpy(mine, e, (size_t)n * sizeof *mine);
+    memcpy(mine + n, arr, (size_t)n * sizeof *mine);
+    if (b->rank == 0 && (all = malloc(2 * (size_t)n * (size_t)size * sizeof *all)) == NULL)
+        check_mpi(MPI_ERR_NO_MEM, "--proc-times", b->rank);
+    check_mpi(MPI_Gather(mine, 2 * n, MPI_DOUBLE, all, 2 * n, MPI_DOUBLE, 0, MPI_COMM_WORLD), "--proc-times",
+              b->rank);
+    for (int r = 0; b->rank == 0 && r < size; r++)
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s,%s,%d,%d,%d,%s,%g,%d,%d,%s,%.9f,%.9f\n", b->intra ? "intra" : "inter", algs[a].name, b->p,
+                    b->q, bytes, b->full ? "full" : "half", imbalance, i, r, r < b->p ? "A" : "B",
+                    all[(size_t)r * 2 * (size_t)n + (size_t)n + (size_t)i], all[(size_t)r * 2 * (size_t)n + (size_t)i]);
+    if (b->rank == 0)
+        fflush(f);
+    free(all);
+    free(mine);
+}
+
 /* 1 if algorithm a's result equals the reference on every process
  * (collective); for the baseline, its own check base_ok. */
 static int verify_alg(const bench *b, int a, const call *c, int base_ok, const unsigned char *ref, size_t rbytes)
@@ -1204,21 +1311,19 @@ int main(int argc, char **argv)
     }
 
     /* The CSV files open on rank 0 only; everyone learns whether they did. */
-    FILE *csv = NULL, *calls = NULL;
+    FILE *csv = NULL, *calls = NULL, *proc_times = NULL;
     int csv_ok = 1;
     if (rank == 0) {
         csv = o.csv != NULL ? fopen(o.csv, "w") : stdout;
         csv_ok = csv != NULL;
         if (!csv_ok)
             perror(o.csv);
-        if (csv_ok && o.calls != NULL) {
-            calls = fopen(o.calls, "w");
-            csv_ok = calls != NULL;
-            if (!csv_ok) {
-                perror(o.calls);
-                if (csv != stdout)
-                    fclose(csv);
-            }
+        csv_ok = csv_ok && open_optional(o.calls, &calls) && open_optional(o.proc_times, &proc_times);
+        if (!csv_ok) {
+            if (csv != NULL && csv != stdout)
+                fclose(csv);
+            if (calls != NULL)
+                fclose(calls);
         }
     }
     MPI_Bcast(&csv_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -1231,6 +1336,8 @@ int main(int argc, char **argv)
 
     bench b;
     check_mpi(setup(&b, &o), "setting up the groups", rank);
+    if (o.warm_bytes > 0)
+        warm_links(&b, o.warm_bytes, o.warm_rounds);
 
     long max_bytes = 0;
     for (int s = 0; s < o.nsizes; s++)
@@ -1282,6 +1389,8 @@ int main(int argc, char **argv)
         fflush(csv);
         if (calls != NULL)
             fprintf(calls, "mode,algorithm,p,q,bytes,duplex,call,seconds,position\n");
+        if (proc_times != NULL)
+            fprintf(proc_times, "mode,algorithm,p,q,bytes,duplex,imbalance,call,rank,group,arrival_s,seconds\n");
     }
     int mismatches = 0, done = 0, total = o.nsizes * o.nalgs * o.nimb;
     for (int s = 0; s < o.nsizes; s++) {
@@ -1352,6 +1461,8 @@ int main(int argc, char **argv)
             stats bal = o.interleave ? bal_all[j]
                                      : measure(&b, iters, a, &c, warmup, 0, 0, w, o.verify, ref, rbytes, calls_j);
             mismatches += o.verify && !bal.last_ok;
+            if (o.proc_times != NULL && !o.interleave)
+                write_proc_times(&b, proc_times, a, bytes, 0, iters, w, w + iters);
             if (j == base_j)
                 t_unit = bal.median;
             double t_bal = base_j < 0 && !any_imb ? bal.median : t_unit;
@@ -1369,6 +1480,8 @@ int main(int argc, char **argv)
                                   : measure(&b, iters, a, &c, 0, f * t_bal,
                                             delay_stream(o.seed, b.rank, bytes, f), w, o.verify, ref, rbytes,
                                             NULL);
+                if (f != 0 && o.proc_times != NULL)
+                    write_proc_times(&b, proc_times, a, bytes, f, iters, w, w + iters);
                 /* the check before the measurement and that of its last call */
                 const char *row_verified = o.verify && !st.last_ok ? "MISMATCH" : verified;
                 mismatches += o.verify && f != 0 && !st.last_ok;
@@ -1403,6 +1516,8 @@ int main(int argc, char **argv)
             fclose(csv);
         if (calls != NULL)
             fclose(calls);
+        if (proc_times != NULL)
+            fclose(proc_times);
     }
 
     payload_free(sbuf, o.verify);

@@ -89,6 +89,14 @@
 # from BYTES on, the tier of the largest such BYTES applying; default
 # 64K:5,1M:3:0: calls of tens of milliseconds, and of seconds; the models
 # phase uses both too), WARMUP (default 1),
+# WARM_LINKS (the bench's --warm-links BYTES:ROUNDS before every run of the
+# peers, arrival and models phases, default 1M:3, about 5 s at 16 nodes;
+# empty: none, the method before the sixty-eighth session: every TCP
+# connection carries data before the first measurement, where without it
+# the first algorithm to send between every pair ran on cold connections,
+# docs/performance.md, sixty-eighth session), PROC_TIMES (1: also every
+# process's arrival and time in every timed call, the bench's
+# --proc-times, to NAME-proc.csv beside each CSV; default 0),
 # PEER_INTERLEAVE (default 1: the bench's --interleave, each round calls every
 # algorithm once, in orders balanced for carryover, so the report's paired ratios compare
 # calls made side by side; 0: each algorithm's calls in a row, the method
@@ -162,6 +170,8 @@ PEER_ENV=${PEER_ENV:-}
 PEER_INTERLEAVE=${PEER_INTERLEAVE:-1}
 PEER_GAP=${PEER_GAP:-0.02}
 WARMUP=${WARMUP:-1}
+WARM_LINKS=${WARM_LINKS-1M:3}
+PROC_TIMES=${PROC_TIMES:-0}
 ARRIVAL_CONFIGS=${ARRIVAL_CONFIGS:-"4:4 8:8"}
 ARRIVAL_SIZES=${ARRIVAL_SIZES:-16K,256K}
 ARRIVAL_F=${ARRIVAL_F:-0,1,4,16,64}
@@ -453,11 +463,13 @@ run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- 
             for i in "${!dopts[@]}"; do
                 [ "$d" = full ] && [ "${dopts[$i]}" = --algos ] && dopts[$((i + 1))]=$(half_only_removed "${dopts[$((i + 1))]}")
             done
+            [ -n "$WARM_LINKS" ] && dopts+=(--warm-links "$WARM_LINKS")
+            [ "$PROC_TIMES" = 1 ] && dopts+=(--proc-times "${csv%.csv}-proc.csv")
             echo "$name: p=$p q=$q, $d duplex: ${dopts[*]} ${mopts[*]}" >&2
             cluster_mpirun $((p + q)) -x INTERGATHER_VERBOSE=2 "${mopts[@]}" -- \
                 "$BENCH" -p "$p" --duplex "$d" --csv "$csv" --calls "${csv%.csv}-calls.csv" "${dopts[@]}" 2>"$log" ||
                 { tail -20 "$log" >&2; return 1; }
-            grep -E '^\[|did NOT match|MODEL=measure:|summary \(world rank 0\)' "$log" | sed 's/^/  /' >&2
+            grep -E '^\[|^warm-links:|did NOT match|MODEL=measure:|summary \(world rank 0\)' "$log" | sed 's/^/  /' >&2
             # The network model the library measured on this run's
             # inter-communicator (the report's `model` column uses it).
             local measured=$IGC_RUN/$name-measured.csv
@@ -473,6 +485,11 @@ run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- 
             [ -s "$IGC_RUN/$name-calls.csv" ] || sed -n '1p' "${csv%.csv}-calls.csv" >"$IGC_RUN/$name-calls.csv"
             sed -n '2,$p' "${csv%.csv}-calls.csv" >>"$IGC_RUN/$name-calls.csv"
             cp "$IGC_RUN/$name-calls.csv" "$OUT/${out%.csv}-calls.csv"
+            if [ "$PROC_TIMES" = 1 ]; then
+                [ -s "$IGC_RUN/$name-proc.csv" ] || sed -n '1p' "${csv%.csv}-proc.csv" >"$IGC_RUN/$name-proc.csv"
+                sed -n '2,$p' "${csv%.csv}-proc.csv" >>"$IGC_RUN/$name-proc.csv"
+                cp "$IGC_RUN/$name-proc.csv" "$OUT/${out%.csv}-proc.csv"
+            fi
         done
     done
 }

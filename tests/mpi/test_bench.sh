@@ -7,7 +7,8 @@
 # timed call, in both modes), there is one row per algorithm, size and F,
 # and the call file holds exactly calls 0..N-1 of every algorithm and size,
 # each a positive time; --gap pauses before every timed call and refuses a
-# negative pause.  Where python3 is installed, the reports' paired
+# negative pause; --warm-links warms the connections first, and --proc-times
+# records every process's every timed call (the terms of avg_proc_s).  Where python3 is installed, the reports' paired
 # ratios (scripts/bench/paired.py) are checked too, on the run's call file
 # against a median computed here in awk, and on a small file whose answer
 # is known.
@@ -111,6 +112,27 @@ awk -F, 'NR > 1 { n[$2 "," $5]++ }
           for (a in n) { split(a, f, ","); if (n[a] != want[f[2]]) exit 1; m++ } exit (m != 8) }' "$work/tiers-calls.csv" ||
     { cat "$work/tiers-calls.csv" >&2; echo "FAIL: --iters-large tiers: wrong number of calls per size" >&2; exit 1; }
 echo "ok: --iters-large 8K:7,256K:1:0,64K:2 with --iters 5: 5, 7, 2 and 1 calls at 1, 8, 64 and 256 KiB"
+# --warm-links and --proc-times: the warm-up's rounds are reported, and
+# the per-process file holds every timed call of every process (4 of 2
+# algorithms at F = 0 and 2), ranks 0 and 1 in group A, arrivals 0 at F = 0
+# and within [0, 2 T] at F = 2, times positive, and the mean over its
+# processes and calls is the CSV's avg_proc_s for each algorithm and F.
+run_bench proc-times half native,intergather --sizes 4K --imbalance 0,2 --warm-links 8K:2 \
+    --proc-times "$work/proc.csv"
+[ "$(grep -c '^warm-links: round [12] of 2, 8192 bytes to each of 3 processes' "$IG_OUT")" -eq 2 ] ||
+    { cat "$IG_OUT" >&2; echo "FAIL: --warm-links 8K:2 did not report its two rounds" >&2; exit 1; }
+awk -F, -v n="$iters" '
+    NR == FNR { if (FNR > 1) { avg[$2 "," $12] = $14; t[$2 "," $12] = $13 } next }
+    FNR == 1 { if ($0 != "mode,algorithm,p,q,bytes,duplex,imbalance,call,rank,group,arrival_s,seconds") exit 1; next }
+    { k = $2 "," $7
+      if (seen[k "," $8 "," $9]++ || $8 < 0 || $8 >= n || $9 < 0 || $9 > 3 || $10 != ($9 < 2 ? "A" : "B")) exit 1
+      if (!($12 > 0) || ($7 == 0 && $11 != 0) || $11 < 0 || $11 > $7 * t[k] + 0.05) exit 1
+      sum[k] += $12; rows[k]++ }
+    END { for (k in avg) { if (rows[k] != 4 * n) exit 1; d = sum[k] / rows[k] - avg[k]; if (d < 0) d = -d
+                           if (d > 2e-9 + 1e-6 * avg[k]) exit 1; m++ }
+          exit m != 4 }' "$work/proc-times.csv" "$work/proc.csv" ||
+    { cat "$work/proc-times.csv" "$work/proc.csv" >&2; echo "FAIL: --proc-times: not every process's every timed call, or not the CSV's averages" >&2; exit 1; }
+echo "ok: --warm-links 8K:2 ran two rounds; --proc-times holds every process's timed calls, averaging to avg_proc_s"
 # expect_refused OPTION VALUE TEXT: the bench refuses OPTION VALUE and
 # says "OPTION VALUE: TEXT...".
 expect_refused() {
@@ -131,6 +153,10 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
         expect_refused --iters-large "$bad" expected
     done
     echo "ok: --iters-large with a trailing comma, a repeated BYTES, no N and an empty W refused"
+    for bad in 1M 1M:0 :3 1M:x; do
+        expect_refused --warm-links "$bad" "expected BYTES:ROUNDS"
+    done
+    echo "ok: --warm-links without rounds, with 0 rounds, without bytes and with a word refused"
 fi
 
 # The verification itself: tests/mpi/corrupt_result.c, preloaded, spoils
