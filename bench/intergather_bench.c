@@ -665,6 +665,17 @@ static int parse_algos(const char *spec, options *o, char *err, size_t errlen)
 }
 
 /* Every process parses the same argv, so every process reaches the same verdict. */
+/* An option that names an output file: any name but an empty one. */
+static int file_option(const char *option, const char *v, const char **out, char *err, size_t errlen)
+{
+    if (*v == '\0') {
+        snprintf(err, errlen, "%s needs a file name", option);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, int size, options *o, char *err, size_t errlen)
 {
     const char *sizes = NULL, *algos = NULL, *imbalance = NULL;
@@ -740,11 +751,8 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
             } else if (strcmp(a, "--imbalance") == 0) {
                 imbalance = v;
             } else if (strcmp(a, "--csv") == 0) {
-                if (*v == '\0') {
-                    snprintf(err, errlen, "--csv needs a file name");
+                if (file_option(a, v, &o->csv, err, errlen) != 0)
                     return -1;
-                }
-                o->csv = v;
             } else if (strcmp(a, "--gap") == 0) {
                 char *end = NULL;
                 o->gap = strtod(v, &end);
@@ -753,11 +761,8 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
                     return -1;
                 }
             } else if (strcmp(a, "--calls") == 0) {
-                if (*v == '\0') {
-                    snprintf(err, errlen, "--calls needs a file name");
+                if (file_option(a, v, &o->calls, err, errlen) != 0)
                     return -1;
-                }
-                o->calls = v;
             } else if (strcmp(a, "--warm-links") == 0) {
                 const char *colon = strchr(v, ':');
                 if (colon == NULL || parse_bytes(v, colon, &o->warm_bytes) != 0 ||
@@ -766,11 +771,8 @@ static int parse_args(int argc, char **argv, int size, options *o, char *err, si
                     return -1;
                 }
             } else if (strcmp(a, "--proc-times") == 0) {
-                if (*v == '\0') {
-                    snprintf(err, errlen, "--proc-times needs a file name");
+                if (file_option(a, v, &o->proc_times, err, errlen) != 0)
                     return -1;
-                }
-                o->proc_times = v;
             }
         } else {
             snprintf(err, errlen, "unknown argument '%s' (see --help)", a);
