@@ -664,7 +664,6 @@ static int parse_algos(const char *spec, options *o, char *err, size_t errlen)
     }
 }
 
-/* Every process parses the same argv, so every process reaches the same verdict. */
 /* An option that names an output file: any name but an empty one. */
 static int file_option(const char *option, const char *v, const char **out, char *err, size_t errlen)
 {
@@ -676,6 +675,7 @@ static int file_option(const char *option, const char *v, const char **out, char
     return 0;
 }
 
+/* Every process parses the same argv, so every process reaches the same verdict. */
 static int parse_args(int argc, char **argv, int size, options *o, char *err, size_t errlen)
 {
     const char *sizes = NULL, *algos = NULL, *imbalance = NULL;
@@ -1149,8 +1149,7 @@ static int open_optional(const char *name, FILE **f)
 static void write_proc_times(const bench *b, FILE *f, int a, int bytes, double imbalance, int n, const double *e,
                              const double *arr)
 {
-    int size = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int size = b->size;
     double *mine = malloc(2 * (size_t)n * sizeof *mine), *all = NULL;
     if (mine == NULL)
         check_mpi(MPI_ERR_NO_MEM, "--proc-times", b->rank);

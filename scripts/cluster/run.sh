@@ -447,6 +447,17 @@ half_only_removed() {
     echo "$1" | tr ',' '\n' | grep -vxE 'chain|relay|ring-optimal|ring-paper|intra-ring|root-gathering' | paste -sd, -
 }
 
+# append_run_csv KIND NAME CSV OUTPUT.csv: the bench's CSV-KIND.csv beside
+# CSV, added to the phase's whole file $IGC_RUN/NAME-KIND.csv (its header
+# once), which is copied to $OUT as OUTPUT-KIND.csv.
+append_run_csv() {
+    local kind=$1 name=$2 csv=$3 out=$4
+    local part=${csv%.csv}-$kind.csv whole=$IGC_RUN/$name-$kind.csv
+    [ -s "$whole" ] || sed -n '1p' "$part" >"$whole"
+    sed -n '2,$p' "$part" >>"$whole"
+    cp "$whole" "$OUT/${out%.csv}-$kind.csv"
+}
+
 run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- MPIRUN-OPTIONS...]
     local name=$1 out=$2 configs=$3 duplexes=$4 c p q d csv log t1
     shift 4
@@ -481,15 +492,10 @@ run_peers() { # run_peers NAME OUTPUT.csv CONFIGS DUPLEXES BENCH-OPTIONS... [-- 
             [ -s "$IGC_RUN/$name-all.csv" ] || sed -n '1s/^/rate_mbit,/p' "$csv" >"$IGC_RUN/$name-all.csv"
             sed -n "2,\$s/^/$RATE,/p" "$csv" >>"$IGC_RUN/$name-all.csv"
             cp "$IGC_RUN/$name-all.csv" "$OUT/$out"
-            # Every balanced timed call, for the report's paired ratios.
-            [ -s "$IGC_RUN/$name-calls.csv" ] || sed -n '1p' "${csv%.csv}-calls.csv" >"$IGC_RUN/$name-calls.csv"
-            sed -n '2,$p' "${csv%.csv}-calls.csv" >>"$IGC_RUN/$name-calls.csv"
-            cp "$IGC_RUN/$name-calls.csv" "$OUT/${out%.csv}-calls.csv"
-            if [ "$PROC_TIMES" = 1 ]; then
-                [ -s "$IGC_RUN/$name-proc.csv" ] || sed -n '1p' "${csv%.csv}-proc.csv" >"$IGC_RUN/$name-proc.csv"
-                sed -n '2,$p' "${csv%.csv}-proc.csv" >>"$IGC_RUN/$name-proc.csv"
-                cp "$IGC_RUN/$name-proc.csv" "$OUT/${out%.csv}-proc.csv"
-            fi
+            # Every balanced timed call, for the report's paired ratios;
+            # every process's time in every timed call, if asked.
+            append_run_csv calls "$name" "$csv" "$out"
+            if [ "$PROC_TIMES" = 1 ]; then append_run_csv proc "$name" "$csv" "$out"; fi
         done
     done
 }

@@ -8,10 +8,10 @@
 # and the call file holds exactly calls 0..N-1 of every algorithm and size,
 # each a positive time; --gap pauses before every timed call and refuses a
 # negative pause; --warm-links warms the connections first, and --proc-times
-# records every process's every timed call (the terms of avg_proc_s).  Where python3 is installed, the reports' paired
-# ratios (scripts/bench/paired.py) are checked too, on the run's call file
-# against a median computed here in awk, and on a small file whose answer
-# is known.
+# records every process's every timed call (the terms of avg_proc_s).
+# Where python3 is installed, the reports' paired ratios
+# (scripts/bench/paired.py) are checked too, on the run's call file against
+# a median computed here in awk, and on a small file whose answer is known.
 . "${IG_TOP_SRCDIR:-.}/tests/mpi/common.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ig-bench.XXXXXX")
 trap 'rm -rf "$work" "$IG_OUT"' EXIT
