@@ -83,12 +83,17 @@
 # (default 4K,16K,64K,256K,1M,4M), PEER_DUPLEX (default "half full"),
 # PEER_ALGOS (default native,iallgather,merge-allgatherv,intergather,direct,fc,relay,chain; the
 # half-duplex-only ones, relay and chain, are left out of full-duplex runs),
-# PEER_ITERS (default 48: calls of milliseconds, whose medians over five
-# calls moved by more than 5 % between identical runs), PEER_LARGE (the
+# PEER_ITERS (default 192, the calls below the first PEER_LARGE tier,
+# i.e. 4 KiB: calls of a few milliseconds spread so widely there that the
+# ratio of two medians of 48 calls moves by 5 to 10 % between resamples
+# of the same calls, as much as the 5 % the target allows; 192 halves
+# that: docs/performance.md, sixty-ninth session), PEER_LARGE (the
 # bench's --iters-large, "BYTES:N[:W],...": N iterations and W warmup ones
 # from BYTES on, the tier of the largest such BYTES applying; default
-# 64K:5,1M:3:0: calls of tens of milliseconds, and of seconds; the models
-# phase uses both too), WARMUP (default 1),
+# 16K:48,64K:5,1M:3:0: 48 calls of milliseconds, whose medians over five
+# calls moved by more than 5 % between identical runs, then calls of tens
+# of milliseconds, and of seconds; the models phase uses both too),
+# WARMUP (default 1),
 # WARM_LINKS (the bench's --warm-links BYTES:ROUNDS before every run of the
 # peers, arrival and models phases, default 1M:3, about 5 s at 16 nodes;
 # empty: none, the method before the sixty-eighth session: every TCP
@@ -164,8 +169,8 @@ PEER_CONFIGS=${PEER_CONFIGS:-"4:4 8:8 4:12 12:4"}
 PEER_SIZES=${PEER_SIZES:-4K,16K,64K,256K,1M,4M}
 PEER_DUPLEX=${PEER_DUPLEX:-"half full"}
 PEER_ALGOS=${PEER_ALGOS:-native,iallgather,merge-allgatherv,intergather,direct,fc,relay,chain}
-PEER_ITERS=${PEER_ITERS:-48}
-PEER_LARGE=${PEER_LARGE:-64K:5,1M:3:0}
+PEER_ITERS=${PEER_ITERS:-192}
+PEER_LARGE=${PEER_LARGE:-16K:48,64K:5,1M:3:0}
 PEER_ENV=${PEER_ENV:-}
 PEER_INTERLEAVE=${PEER_INTERLEAVE:-1}
 PEER_GAP=${PEER_GAP:-0.02}
