@@ -69,20 +69,25 @@ double ig_cost_relay_half(int p, int q, double k, double part, const ig_cost_par
  * among the receivers (algo_spread.c). */
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c);
 
-/* The parameters from four timings of a ping-pong (net_measure.c), in
- * seconds, each a message (or messages) and a 1-byte reply: round_trip, a
- * 1-byte message; large, one of `bytes` bytes; single, one message of
- * `burst_count` pieces' bytes; burst, those pieces as `burst_count`
- * messages posted at once.  t_o is what each extra message of the burst
- * adds to the single message: the per-message cost that the transfer does
- * not hide (counted with 1-byte messages it would be mostly latency, and
- * on the emulated cluster that made the model prefer two-stage plans that
- * measured up to 1.3x slower); t_w is what each extra byte of the large
- * message adds; t_s the rest of a one-way message (t_s + t_o = half the
- * round trip: one message of a dependent round, as the costs here count
- * it).  A negative difference (noise) counts as zero. */
-ig_cost_params ig_cost_fit(double round_trip, double large, double bytes, double single, double burst,
-                           int burst_count);
+/* The parameters from three timings and one difference of a ping-pong
+ * (net_measure.c), in seconds, each a message (or messages) and a 1-byte
+ * reply: round_trip, a 1-byte message; large, one of `bytes` bytes;
+ * burst_extra, what `burst_count` pieces posted at once as as many
+ * messages took beyond the same bytes as one message (timed side by side,
+ * net_measure.c).  t_o is what each extra message of the burst adds: the
+ * per-message cost that the transfer does not hide (counted with 1-byte
+ * messages it would be mostly latency, and on the emulated cluster that
+ * made the model prefer two-stage plans that measured up to 1.3x slower);
+ * t_w is what each extra byte of the large message adds; t_s the rest of
+ * a one-way message (t_s + t_o = half the round trip: one message of a
+ * dependent round, as the costs here count it).  A negative difference
+ * (noise) counts as zero, and t_o is at most half the round trip: a
+ * message's own cost is part of its one-way time, so more is noise too (a
+ * burst slowed by something else: on the emulated cluster one run measured
+ * t_o = 0.95 ms where the others' round trips were 0.16 to 0.55 ms, and its
+ * model chose fc over the relay at 64 KiB to 1 MiB, 1.4x to 1.6x slower:
+ * docs/performance.md, sixty-ninth session). */
+ig_cost_params ig_cost_fit(double round_trip, double large, double bytes, double burst_extra, int burst_count);
 
 int ig_ceil_log2(int n);
 /* Half duplex, p senders of k bytes each to q receivers (README table). */

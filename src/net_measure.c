@@ -5,17 +5,18 @@
 
 #include <stdlib.h>
 
-/* Sizes and repetitions.  Each timing keeps the fastest repetition: a
- * ping-pong is only ever slowed by what else the machine does.  The large
+/* Sizes and repetitions.  Each timing keeps the fastest repetition (the
+ * burst's, burst_extra, the smallest difference): a ping-pong is only ever
+ * slowed by what else the machine does.  The large
  * message is big enough that its transfer dwarfs the latency on a TCP
  * network (256 KiB take 21 ms at 100 Mbit/s, 26 us at 10 GB/s) and small
  * enough that measuring stays a fraction of a second where the link is
- * slow: the whole measurement is about 20 round trips and 4 large messages,
+ * slow: the whole measurement is about 25 round trips and 4 large messages,
  * once per communicator. */
 #define MEASURE_LARGE_BYTES (256 * 1024)
 #define MEASURE_BURST 8
 #define MEASURE_PIECE_BYTES 4096 /* a burst's messages: 8 x 4 KiB against one of 32 KiB */
-#define MEASURE_ROUNDS 5
+#define MEASURE_ROUNDS 7
 #define MEASURE_LARGE_ROUNDS 3
 
 typedef struct {
@@ -70,6 +71,27 @@ static int fastest(const ping_pong *pp, int bytes, int count, int rounds, double
     return rc;
 }
 
+/* What MEASURE_BURST pieces posted at once take beyond the same bytes as
+ * one message: in each round the one message, then the burst, and the
+ * smallest difference of a round.  Side by side, so that whatever slows
+ * the machine for a while (other processes of the job, on an
+ * oversubscribed node) slows both or neither; the fastest burst less the
+ * fastest single message, timed one series after the other, once measured
+ * a burst 6.6 ms dearer on the emulated cluster (docs/performance.md,
+ * sixty-ninth session). */
+static int burst_extra(const ping_pong *pp, double *extra)
+{
+    int rc = MPI_SUCCESS;
+    for (int r = 0; r < MEASURE_ROUNDS; r++) {
+        double single, burst;
+        ig_err_keep(&rc, exchange(pp, MEASURE_BURST * MEASURE_PIECE_BYTES, 1, &single));
+        ig_err_keep(&rc, exchange(pp, MEASURE_PIECE_BYTES, MEASURE_BURST, &burst));
+        if (r == 0 || burst - single < *extra)
+            *extra = burst - single;
+    }
+    return rc;
+}
+
 /* Both ends first tell each other whether they have their buffer, so that
  * neither starts a measurement the other cannot take part in (this first
  * exchange also opens the connection, which a lazy transport such as Open
@@ -88,7 +110,7 @@ static int both_ready(const ping_pong *pp, int mine, int *both)
 static void measure_pair(MPI_Comm comm, int me, int a, int b, double result[4])
 {
     ping_pong pp = { .comm = comm, .peer = me == a ? b : a, .first = me == a, .buf = calloc(1, MEASURE_LARGE_BYTES) };
-    double round_trip = 0, large = 0, single = 0, burst = 0;
+    double round_trip = 0, large = 0, extra = 0;
     int both = 0;
     int rc = both_ready(&pp, pp.buf != NULL, &both);
     if (rc == MPI_SUCCESS && both) {
@@ -96,11 +118,10 @@ static void measure_pair(MPI_Comm comm, int me, int a, int b, double result[4])
         rc = exchange(&pp, MEASURE_LARGE_BYTES, 1, &warm); /* the large path's first use is not timed */
         ig_err_keep(&rc, fastest(&pp, 1, 1, MEASURE_ROUNDS, &round_trip));
         ig_err_keep(&rc, fastest(&pp, MEASURE_LARGE_BYTES, 1, MEASURE_LARGE_ROUNDS, &large));
-        ig_err_keep(&rc, fastest(&pp, MEASURE_BURST * MEASURE_PIECE_BYTES, 1, MEASURE_ROUNDS, &single));
-        ig_err_keep(&rc, fastest(&pp, MEASURE_PIECE_BYTES, MEASURE_BURST, MEASURE_ROUNDS, &burst));
+        ig_err_keep(&rc, burst_extra(&pp, &extra));
     }
     free(pp.buf);
-    ig_cost_params c = ig_cost_fit(round_trip, large, MEASURE_LARGE_BYTES, single, burst, MEASURE_BURST);
+    ig_cost_params c = ig_cost_fit(round_trip, large, MEASURE_LARGE_BYTES, extra, MEASURE_BURST);
     result[0] = rc == MPI_SUCCESS && both;
     result[1] = c.ts;
     result[2] = c.tw;

@@ -107,7 +107,8 @@ END_TEST
  * parameters the timings were made from, as the model counts them: a
  * one-way message of n bytes costs t_s + t_o + n t_w, and m messages
  * posted together t_s + m t_o + their bytes' t_w; noise that would make a
- * parameter negative gives zero. */
+ * parameter negative gives zero, and a burst dearer than half a round trip
+ * per extra message gives t_o = half the round trip. */
 START_TEST(fit_recovers_parameters)
 {
     const ig_cost_params truth[] = { { 2.3e-4, 8.4e-8, 7.6e-5, 0 }, { 5e-6, 1e-10, 1e-6, 0 }, { 1e-6, 2e-10, 0, 0 } };
@@ -117,18 +118,23 @@ START_TEST(fit_recovers_parameters)
         double rtt = one_way + c->tw + reply, large = one_way + bytes * c->tw + reply;
         double single = one_way + 8 * piece * c->tw + reply;
         double burst = c->ts + 8 * c->to + 8 * piece * c->tw + reply;
-        ig_cost_params f = ig_cost_fit(rtt, large, bytes, single, burst, 8);
+        ig_cost_params f = ig_cost_fit(rtt, large, bytes, burst - single, 8);
         REQUIRE(fabs(f.to - c->to) <= 1e-12 && fabs(f.tw - c->tw) <= 1e-15 &&
                     fabs(f.ts - (c->ts + c->tw)) <= 1e-12,
                 "case %zu: fit (%g,%g,%g)", i, f.ts, f.tw, f.to);
     }
     /* A burst no dearer than the single message (the transfer hides the
      * per-message cost, as on a slow link): t_o = 0, t_s = half the round trip. */
-    ig_cost_params f = ig_cost_fit(1e-4, 0.5e-4, 262144, 3e-3, 2.9e-3, 8);
+    ig_cost_params f = ig_cost_fit(1e-4, 0.5e-4, 262144, -1e-4, 8);
     ck_assert(f.tw == 0 && f.to == 0 && f.ts == 0.5e-4);
-    f = ig_cost_fit(1e-4, 1e-3, 262144, 1e-3, 1e-2, 8);
-    ck_assert(f.ts == 0 && f.to > 0);
-    f = ig_cost_fit(1e-4, 1e-3, 1, 1e-3, 1e-3, 1); /* nothing to take a slope from */
+    /* Just at half the round trip per extra message: kept, t_s = 0. */
+    f = ig_cost_fit(1e-4, 1e-3, 262144, 7 * 0.5e-4, 8);
+    REQUIRE(fabs(f.to - 0.5e-4) <= 1e-15 && f.ts <= 1e-15, "at the bound: (%g,%g)", f.ts, f.to);
+    /* The sixty-ninth session's outlier: a burst 6.6 ms dearer against a
+     * round trip of 0.3 ms gives half the round trip, not 0.95 ms. */
+    f = ig_cost_fit(3e-4, 2.2e-2, 262144, 6.6e-3, 8);
+    REQUIRE(f.to == 1.5e-4 && f.ts == 0, "outlier: (%g,%g)", f.ts, f.to);
+    f = ig_cost_fit(1e-4, 1e-3, 1, 0, 1); /* nothing to take a slope from */
     ck_assert(f.tw == 0 && f.to == 0 && f.ts == 0.5e-4);
 }
 END_TEST
