@@ -19,7 +19,7 @@ static double min2(double a, double b) { return a < b ? a : b; }
 ig_cost_params ig_cost_fit(double round_trip, double large, double bytes, double burst_extra, int burst_count)
 {
     ig_cost_params c = { 0 };
-    c.to = burst_count > 1 ? min2(max2(0, burst_extra / (burst_count - 1)), max2(0, round_trip / 2)) : 0;
+    c.to = burst_count > 1 ? min2(max2(0, burst_extra / (burst_count - 1)), round_trip / 2) : 0;
     c.tw = bytes > 1 ? max2(0, (large - round_trip) / (bytes - 1)) : 0;
     c.ts = max2(0, round_trip / 2 - c.to);
     return c;
@@ -73,7 +73,6 @@ double ig_cost_root_gathering_full(int na, double ka, int nb, double kb, const i
                         2 * ig_ceil_log2(nb + 1) * round_cost(c) + 2 * na * ka * c->tw);
     return gather + exchange + bcast;
 }
-
 
 /* Messages posted at once, whose host costs (t_o each) add up to `host`
  * and whose link times (k_tw each) to `link`.  Over a

@@ -72,8 +72,8 @@ double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c);
 /* The parameters from three timings and one difference of a ping-pong
  * (net_measure.c), in seconds, each a message (or messages) and a 1-byte
  * reply: round_trip, a 1-byte message; large, one of `bytes` bytes;
- * burst_extra, what `burst_count` pieces posted at once as as many
- * messages took beyond the same bytes as one message (timed side by side,
+ * burst_extra, what `burst_count` pieces, posted at once as that many
+ * messages, took beyond the same bytes as one message (timed side by side,
  * net_measure.c).  t_o is what each extra message of the burst adds: the
  * per-message cost that the transfer does not hide (counted with 1-byte
  * messages it would be mostly latency, and on the emulated cluster that
