@@ -153,6 +153,11 @@ static int relay_half(ig_pair *pair, const void *sbuf, int sc, MPI_Datatype st, 
     return ig_pair_allgather_algorithm(pair, "relay", 0, sbuf, sc, st, rbuf, rc, rt);
 }
 
+static int star_half(ig_pair *pair, const void *sbuf, int sc, MPI_Datatype st, void *rbuf, int rc, MPI_Datatype rt)
+{
+    return ig_pair_allgather_algorithm(pair, "star", 0, sbuf, sc, st, rbuf, rc, rt);
+}
+
 /* PMPI_Allgather on the inter-communicator: the MPI library's own. */
 static int peer_native(const bench *b, const call *c)
 {
@@ -232,6 +237,8 @@ static const alg_desc algs[] = {
       "chain: the fully connected stages pipelined in segments (ig_pair_allgather_algorithm)" },
     { "relay", AV_INTER | AV_INTRA | AV_HALF, relay_half, NULL, NULL,
       "relay: blocks cut in q pieces, each receiver relays its own (ig_pair_allgather_algorithm)" },
+    { "star", AV_INTER | AV_INTRA | AV_HALF, star_half, NULL, NULL,
+      "star: p < q, whole blocks to one member of each team, then within the team (ig_pair_allgather_algorithm)" },
     { "ring-optimal", AV_INTER | AV_INTRA | AV_HALF, ring_optimal, NULL, NULL,
       "ig_pair_allgather_ring, IG_RING_OPTIMAL" },
     { "ring-paper", AV_INTER | AV_INTRA | AV_HALF, ring_paper, NULL, NULL, "ig_pair_allgather_ring, IG_RING_PAPER" },

@@ -149,3 +149,14 @@ double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c)
     double stage2 = q > 1 ? ig_ceil_log2(q) * round_cost(c) + (p - p / q) * k * c->tw : 0;
     return stage1 + stage2;
 }
+
+double ig_cost_star_half(int p, int q, double k, const ig_cost_params *c)
+{
+    if (p >= q)
+        return HUGE_VAL; /* no teams: the star plans p < q only */
+    int s = q / p, extras = (q % p + s - 1) / s, on = p - 1 + extras;
+    double first = c->ts + posted_at_once(s * c->to, s * k * c->tw, k * c->tw, c);
+    /* A member receives p - 1 blocks while it sends p - 1 + e. */
+    double second = c->ts + posted_at_once((on + p - 1) * c->to, on * k * c->tw, k * c->tw, c);
+    return first + second;
+}

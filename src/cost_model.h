@@ -69,6 +69,14 @@ double ig_cost_relay_half(int p, int q, double k, double part, const ig_cost_par
  * among the receivers (algo_spread.c). */
 double ig_cost_spread_half(int p, int q, double k, const ig_cost_params *c);
 
+/* Half duplex, p < q, the star (algo_star.c): two rounds of messages
+ * posted at once, each round paced as direct's: a sender's s = q / p whole
+ * blocks, then a team member's p - 1 + e (e the most extras a team has,
+ * ceil((q mod p) / s)) while its link takes the other p - 1 blocks; only
+ * the last of a sender's messages waits behind the others, so the second
+ * round starts after s k t_w at the latest.  HUGE_VAL where p >= q. */
+double ig_cost_star_half(int p, int q, double k, const ig_cost_params *c);
+
 /* The parameters from three timings and one difference of a ping-pong
  * (net_measure.c), in seconds, each a message (or messages) and a 1-byte
  * reply: round_trip, a 1-byte message; large, one of `bytes` bytes;

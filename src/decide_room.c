@@ -43,7 +43,8 @@ static int full_duplex_room(int n_own, int n_other, int parts, int send_parts)
  * (at most max(p, q) + 1); the chain without segments, its owned and
  * relayed blocks and a window (p + window); the relay's receivers, p q
  * pieces (p d with members, in up to q / d times the parts) and a window,
- * where the model weighs it.  Ints: fc's, spread's and full duplex's
+ * where the model weighs it; the star's team members (p < q), p blocks and
+ * at most p - 1 + ceil((q mod p) / (q / p)) sends on, under 2 q.  Ints: fc's, spread's and full duplex's
  * counts and displacements (3 per process of a group), the chain's orders
  * (2 (p + 1)), the relay's runs (4 p). */
 void ig_decide_pair_room(int p, int q, int *requests, int *ints)

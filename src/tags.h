@@ -11,6 +11,7 @@ enum {
     IG_TAG_AGREE = 6,      /* a process's view of a call, straight to every other (agree.c) */
     IG_TAG_MEASURE = 7,    /* the ping-pong that measures a communicator's network (net_measure.c) */
     IG_TAG_BCAST = 8,      /* fc's broadcast stage where blocks are not bytes in order (algo_fc.c) */
+    IG_TAG_STAR = 9,       /* the star's blocks, from senders and from team members (algo_star.c) */
     /* The relay's relays of block b: IG_TAG_RELAY_FIRST + b (algo_relay.c;
      * also the pieces of b its sender sends a member besides its own),
      * so at most IG_TAG_UB_MIN - IG_TAG_RELAY_FIRST + 1 senders (decide.c). */

@@ -11,7 +11,7 @@
  *   (the network model ts, tw, to in seconds, seconds per byte, seconds per
  *   message; p senders / group 0, q receivers / group 1; NODES default p + q)
  *   each output line: P Q BYTES DUPLEX CHOICE COST_NATIVE COST_DIRECT COST_FC COST_FD
- *   CHOICE: native, direct, fc, spread, relay, full-duplex, A+B for two
+ *   CHOICE: native, direct, fc, spread, relay, star, full-duplex, A+B for two
  *   passes, or other;
  *   costs in seconds (COST_FC: the fc family's half-duplex plan, both
  *   directions summed in full duplex; COST_FD: the full-duplex algorithm,

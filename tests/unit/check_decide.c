@@ -70,6 +70,10 @@ static const ig_cost_params model_huge_to = { .ts = 1e-6, .tw = 1e-10, .to = 1e-
 /* Latency only, and bandwidth only: the extremes of the model. */
 static const ig_cost_params model_latency = { .ts = 1e-5, .tw = 0, .to = 1e-7 };
 static const ig_cost_params model_bandwidth = { .ts = 0, .tw = 1e-9, .to = 0 };
+/* What the library measures on the emulated cluster (100 Mbit/s links,
+ * t_s of 0.1 to 0.25 ms, t_o 0): latency and bandwidth both count, and the
+ * star's two rounds beat fc's and direct's plans at small blocks, p < q. */
+static const ig_cost_params model_cluster = { .ts = 2e-4, .tw = 8e-8, .to = 0 };
 
 /* (net_model, shm_model) pairs.  Each model appears on both sides of some
  * pair, so a decision that reads the wrong one is caught. */
@@ -82,6 +86,8 @@ static const model_pair model_pairs[] = {
     { &ig_cost_default, &model_huge_to },
     { &model_latency, &model_bandwidth },
     { &model_bandwidth, &model_latency },
+    { &model_cluster, &ig_cost_default },
+    { &ig_cost_shared_memory, &model_cluster },
 };
 #define N_MODEL_PAIRS ((int)(sizeof model_pairs / sizeof model_pairs[0]))
 
@@ -97,7 +103,7 @@ static const uint64_t min_bytes_values[] = { 0, 4096 };
 /* Every algorithm setting the decision sees: auto and each table entry
  * (native never reaches ig_decide: ig_decide_active turns it away). */
 static const int algorithm_values[] = { IG_ALGORITHM_AUTO, IG_ALG_DIRECT, IG_ALG_FC, IG_ALG_SPREAD, IG_ALG_CHAIN, IG_ALG_RELAY,
-                                        IG_ALG_FULL_DUPLEX, IG_ALG_RING };
+                                        IG_ALG_FULL_DUPLEX, IG_ALG_RING, IG_ALG_STAR };
 #define N_ALGORITHMS ((int)(sizeof algorithm_values / sizeof algorithm_values[0]))
 
 static void add_setting(ig_topology t, int many, int g, int r, int b, int algorithm, int mp)
@@ -321,10 +327,15 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
     }
     if (s->algorithm == IG_ALG_RELAY && relay_fits(sh, sender))
         return want_relay(sh, sender, s, cost);
-    int join_allowed = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
     /* Over a network the fc family is costed at the largest block (it moves
-     * blocks in rounds), within a node at the average. */
+     * blocks in rounds), within a node at the average; the star too. */
     double k_rounds = m->copies_on_host ? k : (double)sh->max_block[sender];
+    if (s->algorithm == IG_ALG_STAR && p < q) {
+        st.algorithm = IG_ALG_STAR;
+        *cost = ig_cost_star_half(p, q, k_rounds, m);
+        return st;
+    }
+    int join_allowed = s->many_senders == IG_MANY_SENDERS_JOIN && !allgatherv && !sh->send_overlaps[sender];
     if (p <= q || join_allowed) {
         st.algorithm = IG_ALG_FC;
         st.stage[1] = want_stage(s->group_stage, sh->total[sender], p);
@@ -341,6 +352,13 @@ static ig_step want_half(const ig_shape *sh, int sender, int allgatherv, const i
         if ((sh->nodes <= 1 || p * q <= 4096) && direct <= *cost + *cost * 1e-9) {
             *cost = direct;
             st.algorithm = IG_ALG_DIRECT;
+        }
+        /* The star between nodes, p < q, p q <= 4096, where cheaper still. */
+        if (sh->nodes > 1 && p < q && p * q <= 4096 && ig_cost_star_half(p, q, k_rounds, m) < *cost) {
+            *cost = ig_cost_star_half(p, q, k_rounds, m);
+            memset(&st, 0, sizeof st);
+            st.sender = sender;
+            st.algorithm = IG_ALG_STAR;
         }
         double relay;
         ig_step r = want_relay(sh, sender, s, &relay);
@@ -504,6 +522,8 @@ static void compare_step(const test_case *t, int i, const ig_step *w)
                 "step %d: chain block %" PRIu64 " segment %" PRIu64 ", want %" PRIu64 " %" PRIu64 "%s", i,
                 g->max_block_bytes, g->chain_segment_bytes, w->max_block_bytes, w->chain_segment_bytes, case_text(t));
         break;
+    case IG_ALG_STAR: /* whole blocks, no group stage: nothing else it reads */
+        break;
     case IG_ALG_FULL_DUPLEX:
         REQUIRE(g->stage[0] == w->stage[0], "step %d: stage[0] %d, want %d%s", i, g->stage[0], w->stage[0],
                 case_text(t));
@@ -599,14 +619,14 @@ enum {
     SEEN_DIRECT_HALF, SEEN_AUTO_DIRECT_OVER_FC, SEEN_AUTO_DIRECT_OVER_SPREAD, SEEN_AUTO_FC, SEEN_AUTO_SPREAD,
     SEEN_DIRECT_FULL, SEEN_AUTO_DIRECT_FULL, SEEN_FD, SEEN_AUTO_FD, SEEN_TWO_PASSES, SEEN_AUTO_TWO_PASSES,
     SEEN_AUTO_MIXED_PASSES, SEEN_RING1, SEEN_RING2, SEEN_STAGE_RING, SEEN_STAGE_MPI, SEEN_SHM_SERVED,
-    SEEN_NET_SERVED, SEEN_COUNT
+    SEEN_NET_SERVED, SEEN_AUTO_STAR, SEEN_COUNT
 };
 static const char *seen_names[SEEN_COUNT] = {
     "empty", "small", "arguments", "model native (half duplex)", "model native (full duplex)", "fc", "spread",
     "fc with p > q (join)", "direct half duplex", "auto: direct over fc", "auto: direct over spread",
     "auto: fc", "auto: spread", "direct full duplex", "auto: direct full duplex", "one exchange",
     "auto: one exchange", "two passes", "auto: two fc-family/direct passes", "auto: two passes of different algorithms",
-    "ring half", "ring full", "stage ring", "stage mpi", "served on one node", "served on several nodes"
+    "ring half", "ring full", "stage ring", "stage mpi", "served on one node", "served on several nodes", "auto: star"
 };
 static long seen[SEEN_COUNT];
 /* Served calls per forced algorithm (index: the ig_algorithm), half and full
@@ -663,6 +683,9 @@ static void count(const ig_choice *c, const ig_shape *sh, int allgatherv, const 
                 seen[SEEN_AUTO_DIRECT_FULL] += autom;
             }
             break;
+        case IG_ALG_STAR:
+            seen[SEEN_AUTO_STAR] += autom;
+            break;
         case IG_ALG_FULL_DUPLEX:
             seen[SEEN_FD]++;
             seen[SEEN_AUTO_FD] += autom;
@@ -670,7 +693,7 @@ static void count(const ig_choice *c, const ig_shape *sh, int allgatherv, const 
         default:
             break;
         }
-        if (st->algorithm != IG_ALG_RING && st->algorithm != IG_ALG_DIRECT)
+        if (st->algorithm != IG_ALG_RING && st->algorithm != IG_ALG_DIRECT && st->algorithm != IG_ALG_STAR)
             seen[st->stage[1] == IG_GROUP_STAGE_RING ? SEEN_STAGE_RING : SEEN_STAGE_MPI]++;
     }
     if (c->steps[0].algorithm == IG_ALG_RING) {
@@ -1037,7 +1060,8 @@ static ig_shape full_shape(int n0, int n1, int nodes, uint64_t b0, uint64_t b1)
  * processes (first group p), as the algorithms allocate them (src/algo_*.c):
  * direct, its remote blocks and a window of sends; spread and full duplex,
  * the blocks a process owns and its send; the chain without segments, its
- * blocks and a window; the relay's receivers, p q pieces and a window.
+ * blocks and a window; the relay's receivers, p q pieces and a window;
+ * the star's team members, p receives and their sends on.
  * -1: more than any room (a segmented chain). */
 static int requests_held(const ig_step *st, int p, int q)
 {
@@ -1063,6 +1087,10 @@ static int requests_held(const ig_step *st, int p, int q)
                          ? (st->max_block_bytes + st->chain_segment_bytes - 1) / st->chain_segment_bytes
                          : 1;
         return (int)(p * m) + st->window;
+    }
+    case IG_ALG_STAR: { /* a member: p receives and p - 1 + e sends on; a sender: its q / p sends */
+        int s = q / p, member = 2 * p - 1 + (q % p + s - 1) / s;
+        return member > s ? member : s;
     }
     case IG_ALG_RELAY: { /* a receiver: p q pieces (p d with members) in up to m parts (a sender: its window) */
         int pieces = st->relay_members > 0 ? st->relay_members : q;

@@ -128,6 +128,7 @@ START_TEST(algorithm_words)
         { "auto", IG_ALGORITHM_AUTO }, { "native", IG_ALGORITHM_NATIVE }, { "direct", IG_ALG_DIRECT },
         { "fc", IG_ALG_FC },           { "spread", IG_ALG_SPREAD },       { "full-duplex", IG_ALG_FULL_DUPLEX },
         { "ring", IG_ALG_RING },           { "chain", IG_ALG_CHAIN },         { "relay", IG_ALG_RELAY },
+        { "star", IG_ALG_STAR },
     };
     int seen[IG_ALG_COUNT] = { 0 };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
