@@ -303,10 +303,16 @@ static ig_step relay_step(const ig_shape *sh, int sender, const ig_settings *s, 
 }
 
 /* Where the model weighs the star (p < q): between nodes, for groups of
- * at most IG_DIRECT_MAX_MESSAGES messages.  Its two rounds of messages
- * posted at once are direct's kind of traffic (each team member sends to
- * p - 1 + e others at once), so it takes direct's bound; within a node it
- * was not measured, and the decision there stays as it was.  On the
+ * at most IG_DIRECT_MAX_MESSAGES messages, and only against fc (half_step
+ * weighs it where fc, not direct, is the choice so far).  Its two rounds
+ * of messages posted at once are direct's kind of traffic (each team
+ * member sends to p - 1 + e others at once), so it takes direct's bound;
+ * within a node it was not measured, and the decision there stays as it
+ * was.  Never over direct: where direct is the choice, a small call's
+ * opening round can end it before any agreement (decide_opening.c), a
+ * saving the model does not price, and the star, like fc, must wait for
+ * the agreement; in the model the star displaced direct at 1 KiB on the
+ * emulated cluster's measured networks (4+12, 2+14).  On the
  * emulated cluster at 4+12 half duplex with 4 KiB blocks fc's six
  * dependent rounds trailed the merge workaround by about 10 % in three
  * sweeps (docs/performance.md, sixty-ninth session); the star, two
@@ -365,7 +371,7 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
         *cost = direct;
         best = step_of(IG_ALG_DIRECT, sender, sh, s);
     }
-    if (star_weighed(sh, p, q)) {
+    if (best.algorithm == IG_ALG_FC && star_weighed(sh, p, q)) {
         double star = half_cost(IG_ALG_STAR, p, q, k_rounds, m);
         if (star < *cost) {
             *cost = star;
