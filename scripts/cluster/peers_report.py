@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 USER_PEERS = ["native", "iallgather", "merge-allgatherv"]  # what a user has without intergather: the targets
-OWN = ["direct", "fc", "relay", "chain"]  # the library's algorithms through its pair API: how good the decision is
+OWN = ["direct", "fc", "relay", "chain", "star"]  # the library's algorithms through its pair API: how good the decision is
 PEERS = USER_PEERS + OWN
 ALGS = ["intergather"] + PEERS
 SLOWER = 1.05      # a peer more than 5 % faster than intergather is flagged
@@ -64,8 +64,8 @@ def bench_name(choice, duplex):
         return choice
     if duplex == "half" and choice in ("fc", "spread"):
         return "fc"
-    if duplex == "half" and choice == "relay":
-        return "relay"
+    if duplex == "half" and choice in ("relay", "star"):
+        return choice
     if duplex == "full" and choice == "full-duplex":
         return "fc"
     if duplex == "full" and "+" in choice:
@@ -249,7 +249,7 @@ def model_section(decide_bin, t, points, summary, measured_ts=None, models=None)
         for key, r in zip(points, res):
             name = bench_name(r[4], key[2])
             got = measured(key, name) if name else None
-            opts = {n: measured(key, n) for n in ("native", "direct", "fc", "relay")}
+            opts = {n: measured(key, n) for n in ("native", "direct", "fc", "relay", "star")}
             opts = {n: v for n, v in opts.items() if v is not None}
             best = min(opts.values())
             loss.append(got / best if got else float("inf"))
@@ -259,14 +259,14 @@ def model_section(decide_bin, t, points, summary, measured_ts=None, models=None)
     print("## The cost model against the measurements\n")
     # Only points where some option of the library ran can be scored (a run
     # with PEER_ALGOS of peers and intergather alone has none).
-    points = [k for k in points if any(measured(k, n) is not None for n in ("native", "direct", "fc", "relay"))]
+    points = [k for k in points if any(measured(k, n) is not None for n in ("native", "direct", "fc", "relay", "star"))]
     if not points:
         print("Not scored: no point ran any of the library's options (native, direct, fc, relay); "
               "add them to PEER_ALGOS.\n")
         return
     print("For each point: the algorithm the decision would run (the library's own code, decide_table) and its "
           "measured time over the fastest of the library's options (native, direct, fc family / full-duplex "
-          "algorithm, relay where it was run; a two-pass plan is estimated from its two passes' half-duplex "
+          "algorithm, relay and star where they were run; a two-pass plan is estimated from its two passes' half-duplex "
           "times).\n")
     grid_ts = [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3]
     grid_ratio = [0, 0.1, 0.25, 0.5, 0.7, 0.75, 0.8, 1, 1.5, 2, 3]  # to / ts
@@ -297,11 +297,11 @@ def model_section(decide_bin, t, points, summary, measured_ts=None, models=None)
     cols = results[:fixed] + ranked[:1]
     if measured_ts:
         cols += [r for r in results[fixed:] if r[1] == measured_ts and r[3] / r[1] in (0.1, 1)]
-    print("Per point: what each model runs (f: the fc family, fd: the full-duplex algorithm, d: direct, n: native) "
+    print("Per point: what each model runs (f: the fc family, fd: the full-duplex algorithm, d: direct, n: native, r: relay, s: star) "
           "and its measured time over the fastest option's:\n")
     print("| point | fastest option | " + " | ".join(c[0] for c in cols) + " |")
     print("|---|---|" + "---|" * len(cols))
-    short = {"direct": "d", "fc": "f", "spread": "f (spread)", "full-duplex": "fd", "native": "n", "relay": "r"}
+    short = {"direct": "d", "fc": "f", "spread": "f (spread)", "full-duplex": "fd", "native": "n", "relay": "r", "star": "s"}
     for key in points:
         cells = []
         for c in cols:
@@ -409,7 +409,7 @@ def figure(t, points, fig_dir):
                              sharey=True, squeeze=False)
     styles = {"intergather": ("k", "o", "-", 2.0), "native": ("C3", "v", ":", 1), "iallgather": ("C1", "s", "--", 1),
               "merge-allgatherv": ("C2", "^", "--", 1), "direct": ("C0", "x", "-.", 1), "fc": ("C4", "d", "-.", 1),
-              "chain": ("C5", "+", "-.", 1), "relay": ("C6", "*", "-.", 1)}
+              "chain": ("C5", "+", "-.", 1), "relay": ("C6", "*", "-.", 1), "star": ("C7", "P", "-.", 1)}
     for i, d in enumerate(duplexes):
         for j, (p, q) in enumerate(configs):
             ax = axes[i][j]
