@@ -9,6 +9,11 @@
  * dependent rounds, the star has two: the plan for small blocks, where
  * the rounds' latency, not the links, paces a call (decide.c).
  *
+ * Posting and completing are separate, as direct's (algorithms.h), so
+ * that the first round may be posted before the call's agreement ends
+ * (speculate.c); the second round, a member's sends on, always waits for
+ * the agreed choice.
+ *
  * Every message is a whole block in the processes' own types: a sender's
  * send type, a receiver's receive type for the block's slot, which MPI
  * guarantees match in signature (a member sends on from its slot).  A
@@ -20,66 +25,94 @@
 #include "star_plan.h"
 #include "tags.h"
 
-static int star_sender(ig_pair *pair, const ig_xfer *x)
+int ig_star_prepare(ig_pair *pair, const ig_xfer *x, ig_star *st)
 {
-    int s = ig_star_teams(pair->p, pair->q), rc = MPI_SUCCESS;
-    MPI_Request *reqs = ig_pair_requests(pair, s);
-    if (reqs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int n = 0; n < s; n++) {
+    int p = pair->p, q = pair->q;
+    st->pair = pair;
+    st->x = x;
+    st->me = ig_pair_is_sender(pair) ? -1 : pair->rank - p;
+    st->nreqs = st->me < 0 ? ig_star_teams(p, q) : p + ig_star_forward_count(p, q, st->me);
+    st->reqs = NULL;
+    if (p >= q)
+        return MPI_ERR_INTERN; /* the decision runs the star only where p < q (decide.c) */
+    st->reqs = ig_pair_requests(pair, st->nreqs);
+    return st->reqs == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+}
+
+/* A sender's block to one member of every team. */
+static int send_to_teams(ig_star *st)
+{
+    const ig_pair *pair = st->pair;
+    int rc = MPI_SUCCESS;
+    for (int n = 0; n < st->nreqs; n++) {
         int to = pair->p + ig_star_sender_target(pair->p, pair->q, pair->rank, n);
-        ig_err_keep(&rc, PMPI_Isend(x->sbuf, x->scount, x->stype, to, IG_TAG_STAR, pair->comm, &reqs[n]));
+        ig_err_keep(&rc, PMPI_Isend(st->x->sbuf, st->x->scount, st->x->stype, to, IG_TAG_STAR, pair->comm,
+                                    &st->reqs[n]));
     }
-    ig_err_keep(&rc, ig_waitall(s, reqs));
-    ig_pair_requests_done(pair, reqs);
     return rc;
 }
 
-/* Post the receive of every block, each from where the plan says. */
-static int post_receives(ig_pair *pair, const ig_xfer *x, int me, MPI_Request *reqs)
+/* A receiver's receive of every block, each from where the plan says. */
+static int post_receives(ig_star *st)
 {
+    const ig_pair *pair = st->pair;
+    const ig_xfer *x = st->x;
     int rc = MPI_SUCCESS;
     for (int b = 0; b < pair->p; b++) {
-        int from_sender = 0, from = ig_star_block_source(pair->p, pair->q, me, b, &from_sender);
+        int from_sender = 0, from = ig_star_block_source(pair->p, pair->q, st->me, b, &from_sender);
         int source = from_sender ? from : pair->p + from;
         ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, source, IG_TAG_STAR,
-                                    pair->comm, &reqs[b]));
+                                    pair->comm, &st->reqs[b]));
     }
     return rc;
+}
+
+int ig_star_start(ig_star *st)
+{
+    return st->me < 0 ? send_to_teams(st) : post_receives(st);
 }
 
 /* A member's block, once it has arrived, on to the rest of its team. */
-static int forward_owned(ig_pair *pair, const ig_xfer *x, int me, MPI_Request *recvs, MPI_Request *sends)
+static int forward_owned(ig_star *st)
 {
-    int b = ig_star_owned_block(pair->p, pair->q, me), n = ig_star_forward_count(pair->p, pair->q, me);
-    int rc = ig_waitall(1, &recvs[b]);
+    const ig_pair *pair = st->pair;
+    const ig_xfer *x = st->x;
+    int b = ig_star_owned_block(pair->p, pair->q, st->me), n = ig_star_forward_count(pair->p, pair->q, st->me);
+    int rc = ig_waitall(1, &st->reqs[b]);
     for (int i = 0; i < n; i++) {
-        int to = pair->p + ig_star_forward_target(pair->p, pair->q, me, i);
+        int to = pair->p + ig_star_forward_target(pair->p, pair->q, st->me, i);
         ig_err_keep(&rc, PMPI_Isend(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, to, IG_TAG_STAR, pair->comm,
-                                    &sends[i]));
+                                    &st->reqs[pair->p + i]));
     }
     return rc;
 }
 
-static int star_receiver(ig_pair *pair, const ig_xfer *x)
+int ig_star_finish(ig_star *st)
 {
-    int me = pair->rank - pair->p, n = pair->p + ig_star_forward_count(pair->p, pair->q, me);
-    MPI_Request *reqs = ig_pair_requests(pair, n);
-    if (reqs == NULL)
-        return MPI_ERR_NO_MEM;
-    int rc = post_receives(pair, x, me, reqs);
-    if (ig_star_owned_block(pair->p, pair->q, me) >= 0)
-        ig_err_keep(&rc, forward_owned(pair, x, me, reqs, reqs + pair->p));
-    ig_err_keep(&rc, ig_waitall(n, reqs));
-    ig_pair_requests_done(pair, reqs);
+    int rc = MPI_SUCCESS;
+    if (st->me >= 0 && ig_star_owned_block(st->pair->p, st->pair->q, st->me) >= 0)
+        rc = forward_owned(st);
+    ig_err_keep(&rc, ig_waitall(st->nreqs, st->reqs));
+    ig_star_release(st);
     return rc;
 }
 
-/* The decision runs the star only where p < q (decide.c). */
+void ig_star_release(ig_star *st)
+{
+    ig_pair_requests_done(st->pair, st->reqs);
+    st->reqs = NULL;
+}
+
 int ig_alg_star(ig_pair *pair, const ig_xfer *x, const ig_step *step)
 {
+    ig_star st;
     (void)step;
-    if (pair->p >= pair->q)
-        return MPI_ERR_INTERN;
-    return ig_pair_is_sender(pair) ? star_sender(pair, x) : star_receiver(pair, x);
+    int rc = ig_star_prepare(pair, x, &st);
+    if (rc != MPI_SUCCESS) {
+        ig_star_release(&st);
+        return rc;
+    }
+    rc = ig_star_start(&st);
+    ig_err_keep(&rc, ig_star_finish(&st));
+    return rc;
 }

@@ -129,6 +129,25 @@ int ig_direct_finish(ig_direct *d);
  * once its requests are complete or freed). */
 void ig_direct_release(ig_direct *d);
 
+/* The star in three parts, as direct's: prepare (the requests, nothing
+ * posted), start (a sender's sends, a receiver's receives: the first
+ * round), finish (a member's block on to its team once it has arrived,
+ * then wait).  ig_alg_star is the three in a row; speculate.c prepares and
+ * starts before the call's agreement ends and finishes after it. */
+typedef struct {
+    ig_pair *pair;
+    const ig_xfer *x;
+    MPI_Request *reqs; /* a sender: its round-1 sends; a receiver: p receives, then its sends on */
+    int nreqs, me;     /* me: the receiver's index among the receivers, -1 for a sender */
+} ig_star;
+
+int ig_star_prepare(ig_pair *pair, const ig_xfer *x, ig_star *st);
+int ig_star_start(ig_star *st);
+int ig_star_finish(ig_star *st);
+/* Free what prepare took (finish does; for a step given up after start
+ * once its requests are complete or freed). */
+void ig_star_release(ig_star *st);
+
 /* Run algorithm `step->algorithm` (the table's function). */
 int ig_algorithm_run(ig_pair *pair, const ig_xfer *x, const ig_step *step);
 #endif

@@ -568,9 +568,32 @@ void ig_decide(const ig_shape *sh, int allgatherv, const ig_settings *s, ig_choi
     set_rooms(sh, c);
 }
 
+/* Direct: 1 (both groups send), 2 or 3 (group 0 or 1 sends); the star: 4
+ * or 5 (its sending group 0 or 1). */
+enum { IG_POSTED_DIRECT = 2, IG_POSTED_STAR = 4 };
+
 int64_t ig_decide_posted_code(const ig_step *st)
 {
-    return st->algorithm == IG_ALG_DIRECT ? 2 + st->sender : 0;
+    switch (st->algorithm) {
+    case IG_ALG_DIRECT: return IG_POSTED_DIRECT + st->sender;
+    case IG_ALG_STAR: return IG_POSTED_STAR + st->sender;
+    default: return 0;
+    }
+}
+
+int ig_decide_posted_step(int64_t code, ig_step *st)
+{
+    *st = (ig_step){ .algorithm = IG_ALG_DIRECT, .sender = -1 };
+    if (code >= IG_POSTED_DIRECT - 1 && code <= IG_POSTED_DIRECT + 1) {
+        st->sender = (int)(code - IG_POSTED_DIRECT);
+        return 1;
+    }
+    if (code == IG_POSTED_STAR || code == IG_POSTED_STAR + 1) {
+        st->algorithm = IG_ALG_STAR;
+        st->sender = (int)(code - IG_POSTED_STAR);
+        return 1;
+    }
+    return 0;
 }
 
 int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *c)

@@ -109,9 +109,14 @@ void ig_decide_step_room(const ig_step *step, int p, int q, int *requests, int *
 /* ---- Speculation (speculate.h): steps posted before the agreement ------ */
 
 /* What a process that posted `step` before the agreement tells the others
- * (0 stands for "posted nothing"): only the direct algorithm is posted
- * early, and which groups send is all that decides its messages. */
+ * (0 stands for "posted nothing"): only the direct algorithm and the
+ * star's first round are posted early, and which algorithm and which
+ * groups send is all that decides their messages. */
 int64_t ig_decide_posted_code(const ig_step *step);
+
+/* The step a posted code stands for (algorithm and sender only): 1, or 0
+ * where the code is none (0, or not a code). */
+int ig_decide_posted_step(int64_t code, ig_step *step);
 
 /* Whether the steps posted early (posted[r], one per process, merged order)
  * are what the agreed choice runs: then every process completes the agreed

@@ -2,14 +2,16 @@
 
 #include "mpi_identity.h"
 #include "p2p.h"
+#include "star_plan.h"
 #include "stats.h"
 #include "tags.h"
 
 #include <limits.h>
 #include <stdlib.h>
 
-/* The direct step this process's own arguments lead to, or 0. */
-static int guessed_direct(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_step *st)
+/* The step this process's own arguments lead to, where it is one that is
+ * posted early (direct, or the star), or 0. */
+static int guessed_step(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, ig_step *st)
 {
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
     ig_shape guess;
@@ -30,11 +32,16 @@ static int guessed_direct(const ig_call *c, ig_comm_cache *cache, const ig_setti
     ig_shape_guess_uniform(group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->scattered, n[0], n[1],
                            ig_comm_cache_nodes(cache), ig_comm_cache_oversubscribed(cache), &guess);
     ig_decide(&guess, 0, s, &ch);
-    if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
+    if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1)
         return 0;
     *st = ch.steps[0];
-    /* Withdrawing assumes an early sender reached every remote process. */
-    return c->remote_size <= st->window;
+    /* The star's receives from team members are posted early too, and
+     * cancelled on withdrawing; its early messages are taken by their
+     * receives (or discarded), never by size alone as MPICH's are. */
+    if (st->algorithm == IG_ALG_STAR)
+        return ig_mpi_truncated_receive_returns();
+    /* Withdrawing assumes an early direct sender reached every remote process. */
+    return st->algorithm == IG_ALG_DIRECT && c->remote_size <= st->window;
 }
 
 void ig_speculate_prepare(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache, const ig_settings *s,
@@ -42,12 +49,22 @@ void ig_speculate_prepare(const ig_call *c, const ig_xfer *x, ig_comm_cache *cac
 {
     ig_step st;
     *sp = (ig_speculation){ .code = 0, .post_rc = MPI_SUCCESS };
-    if (!guessed_direct(c, cache, s, &st))
+    if (!guessed_step(c, cache, s, &st))
         return;
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
     ig_pair *pair = ig_comm_cache_pair_built(cache, ig_step_local_first(&st, group));
-    if (pair != NULL && ig_direct_prepare(pair, x, &st, &sp->d) == MPI_SUCCESS)
-        sp->code = ig_decide_posted_code(&st);
+    if (pair == NULL)
+        return;
+    sp->algorithm = st.algorithm;
+    if (st.algorithm == IG_ALG_STAR) {
+        if (ig_star_prepare(pair, x, &sp->star) != MPI_SUCCESS) {
+            ig_star_release(&sp->star);
+            return;
+        }
+    } else if (ig_direct_prepare(pair, x, &st, &sp->d) != MPI_SUCCESS) {
+        return;
+    }
+    sp->code = ig_decide_posted_code(&st);
 }
 
 /* The receives go early too, so that no early message arrives unexpected,
@@ -60,34 +77,65 @@ void ig_speculate_post(ig_speculation *sp)
 {
     if (sp->code == 0)
         return;
-    sp->post_rc = ig_direct_start(&sp->d, ig_mpi_truncated_receive_returns());
+    if (sp->algorithm == IG_ALG_STAR)
+        sp->post_rc = ig_star_start(&sp->star);
+    else
+        sp->post_rc = ig_direct_start(&sp->d, ig_mpi_truncated_receive_returns());
     ig_stats_posted_early();
+}
+
+/* Cancel one early receive: whether it completed (took its message) instead. */
+static int cancel_one(MPI_Request *req)
+{
+    MPI_Status status;
+    int cancelled = 1;
+    PMPI_Cancel(req);
+    /* A receive that completed with an error (truncation) took its message too. */
+    PMPI_Wait(req, &status);
+    if (PMPI_Test_cancelled(&status, &cancelled) != MPI_SUCCESS)
+        cancelled = 0;
+    return !cancelled;
+}
+
+/* A star receiver's early receives: every block's, from its sender or a
+ * team member.  Members send on only once the early step stands, so only
+ * the one from a sender can have taken a message: got[] by sender index. */
+static void cancel_star_receives(ig_star *st, char *got)
+{
+    const ig_pair *pair = st->pair;
+    if (st->me < 0)
+        return;
+    for (int b = 0; b < pair->p; b++) {
+        int from_sender = 0;
+        ig_star_block_source(pair->p, pair->q, st->me, b, &from_sender);
+        int took = st->reqs[b] != MPI_REQUEST_NULL && cancel_one(&st->reqs[b]);
+        if (from_sender)
+            got[b] = (char)took;
+    }
 }
 
 /* Cancel this process's early receives; got[b]: the one from remote
  * process b completed (took that process's early message) instead. */
 static void cancel_receives(ig_speculation *sp, char *got)
 {
+    if (sp->algorithm == IG_ALG_STAR) {
+        cancel_star_receives(&sp->star, got);
+        return;
+    }
     for (int b = 0; b < sp->d.nrecv; b++) {
-        MPI_Status status;
-        int cancelled = 1;
         /* Not posted (under MPICH, or the post failed): nothing taken.
          * Nothing completed these requests before, so null means that. */
         got[b] = 0;
         if (!sp->d.receives_posted || sp->d.reqs[b] == MPI_REQUEST_NULL)
             continue;
-        PMPI_Cancel(&sp->d.reqs[b]);
-        /* A receive that completed with an error (truncation) took its message too. */
-        PMPI_Wait(&sp->d.reqs[b], &status);
-        if (PMPI_Test_cancelled(&status, &cancelled) != MPI_SUCCESS)
-            cancelled = 0;
-        got[b] = !cancelled;
+        got[b] = (char)cancel_one(&sp->d.reqs[b]);
     }
 }
 
 /* Receive and discard the early message of remote process `index`, sent on
- * the pair whose first group this process's group is (or is not). */
-static int discard_one(ig_comm_cache *cache, int local_first, int index)
+ * the pair whose first group this process's group is (or is not), with
+ * `tag` (direct's or the star's). */
+static int discard_one(ig_comm_cache *cache, int local_first, int index, int tag)
 {
     /* The remote sender posted on a pair it had built, and pairs are built
      * by all processes or none (ig_pair_adopt): look it up, never build
@@ -98,14 +146,14 @@ static int discard_one(ig_comm_cache *cache, int local_first, int index)
     int bytes = 0;
     if (pair == NULL)
         return MPI_ERR_INTERN;
-    int rc = PMPI_Mprobe(ig_pair_view_of(pair).remote_base + index, IG_TAG_DIRECT, pair->comm, &msg, &status);
-    /* Defined: an early message is at most INT_MAX bytes (guessed_direct). */
+    int rc = PMPI_Mprobe(ig_pair_view_of(pair).remote_base + index, tag, pair->comm, &msg, &status);
+    /* Defined: an early message is at most INT_MAX bytes (guessed_step). */
     if (rc == MPI_SUCCESS)
         rc = PMPI_Get_count(&status, MPI_BYTE, &bytes);
     if (rc != MPI_SUCCESS)
         return rc;
     /* The cache's room when the message fits it (always, where a truncated
-     * receive would abort the job: guessed_direct); else allocated, and
+     * receive would abort the job: guessed_step); else allocated, and
      * without that the message is still taken, into the sink (p2p.h). */
     void *room = ig_comm_cache_discard_room(cache);
     int fits = bytes <= IG_CACHE_DISCARD_BYTES;
@@ -120,19 +168,49 @@ static int discard_one(ig_comm_cache *cache, int local_first, int index)
     return rc;
 }
 
+/* Whether an early star sender of index `sender` sent to this process (a
+ * receiver of the pair whose senders come first, looked up, never built). */
+static int star_sent_here(ig_comm_cache *cache, int sender)
+{
+    ig_pair *pair = ig_comm_cache_pair_built(cache, 0);
+    return pair != NULL && ig_star_owned_block(pair->p, pair->q, pair->rank - pair->p) == sender;
+}
+
 /* Every early message sent to this process and not taken by its own
- * early receives (got[], by remote index). */
+ * early receives (got[], by remote index): an early direct sender sent to
+ * every remote process, an early star sender to one member of each team. */
 static int discard_early_messages(ig_comm_cache *cache, const ig_posted *posted, const char *got)
 {
     int n[2], group = ig_comm_cache_group_sizes(cache, n), rc = MPI_SUCCESS;
     for (int r = 0; r < posted->n; r++) {
         int g = r < n[0] ? 0 : 1, index = g == 0 ? r : r - n[0];
-        ig_step st = { .algorithm = IG_ALG_DIRECT, .sender = (int)posted->code[r] - 2 };
-        int sent = posted->code[r] != 0 && (st.sender < 0 || st.sender == g);
+        ig_step st;
+        int sent = ig_decide_posted_step(posted->code[r], &st) && (st.sender < 0 || st.sender == g);
         if (g == group || !sent || got[index])
             continue;
+        if (st.algorithm == IG_ALG_STAR) {
+            if (star_sent_here(cache, index))
+                ig_err_keep(&rc, discard_one(cache, 0, index, IG_TAG_STAR));
+            continue;
+        }
         /* Remote process r's pair has its group first; this one's is the other way. */
-        ig_err_keep(&rc, discard_one(cache, !ig_step_local_first(&st, g), index));
+        ig_err_keep(&rc, discard_one(cache, !ig_step_local_first(&st, g), index, IG_TAG_DIRECT));
+    }
+    return rc;
+}
+
+/* Complete what this process sent early (its peers have taken or
+ * discarded it) and give back its requests. */
+static int complete_early_sends(ig_speculation *sp)
+{
+    int rc;
+    if (sp->algorithm == IG_ALG_STAR) {
+        /* A receiver's receives are cancelled and its sends on never posted. */
+        rc = ig_waitall(sp->star.nreqs, sp->star.reqs);
+        ig_star_release(&sp->star);
+    } else {
+        rc = ig_waitall(sp->d.window, sp->d.reqs + sp->d.nrecv);
+        ig_direct_release(&sp->d);
     }
     return rc;
 }
@@ -150,8 +228,7 @@ int ig_speculate_settle(ig_speculation *sp, ig_comm_cache *cache, const ig_poste
         cancel_receives(sp, got);
     ig_err_keep(&rc, discard_early_messages(cache, posted, got));
     if (sp->code != 0) {
-        ig_err_keep(&rc, ig_waitall(sp->d.window, sp->d.reqs + sp->d.nrecv));
-        ig_direct_release(&sp->d);
+        ig_err_keep(&rc, complete_early_sends(sp));
         sp->code = 0;
         ig_stats_withdrawn();
     }
@@ -164,7 +241,7 @@ int ig_speculate_settle(ig_speculation *sp, ig_comm_cache *cache, const ig_poste
 int ig_speculate_finish(ig_speculation *sp)
 {
     int rc = sp->post_rc;
-    ig_err_keep(&rc, ig_direct_finish(&sp->d));
+    ig_err_keep(&rc, sp->algorithm == IG_ALG_STAR ? ig_star_finish(&sp->star) : ig_direct_finish(&sp->d));
     sp->code = 0;
     return rc;
 }
@@ -175,9 +252,14 @@ void ig_speculate_abandon(ig_speculation *sp)
     if (sp->code == 0)
         return;
     cancel_receives(sp, got);
-    for (int i = 0; i < sp->d.window; i++)
-        if (sp->d.reqs[sp->d.nrecv + i] != MPI_REQUEST_NULL)
-            PMPI_Request_free(&sp->d.reqs[sp->d.nrecv + i]);
-    ig_direct_release(&sp->d);
+    MPI_Request *sends = sp->algorithm == IG_ALG_STAR ? sp->star.reqs : sp->d.reqs + sp->d.nrecv;
+    int nsends = sp->algorithm == IG_ALG_STAR ? sp->star.nreqs : sp->d.window;
+    for (int i = 0; i < nsends; i++)
+        if (sends[i] != MPI_REQUEST_NULL)
+            PMPI_Request_free(&sends[i]);
+    if (sp->algorithm == IG_ALG_STAR)
+        ig_star_release(&sp->star);
+    else
+        ig_direct_release(&sp->d);
     sp->code = 0;
 }

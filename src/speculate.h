@@ -5,7 +5,12 @@
  * direct algorithm, so that the data and the agreement travel at once and
  * a small call costs about the larger of the two, not their sum
  * (on the emulated cluster the agreement alone cost more than the data
- * below 64 KiB per block: docs/performance.md).
+ * below 64 KiB per block: docs/performance.md).  Where they say the star
+ * (algo_star.c), its first round the same way: the senders' blocks to
+ * the team members and every receiver's receives; a member sends on only
+ * once the early step stands (at 4+12 with 4 KiB blocks the agreement,
+ * one allreduce, was about half of the call: docs/performance.md,
+ * seventieth session).
  *
  * The decision stays joint.  Each process says in the agreement what it
  * posted (agree.h), and every process, from the same agreed numbers, either
@@ -23,7 +28,9 @@
  *
  * Posted early only where it can be withdrawn exactly: MPI_Allgather (not
  * v), at most IG_AGREE_MAX_POSTED processes in both groups, every send in
- * the first window, blocks of at most INT_MAX bytes (a discarded message is
+ * the first window (the star's first round is one message to each team),
+ * the star only where every receive can be posted early (a truncated
+ * receive returns an error), blocks of at most INT_MAX bytes (a discarded message is
  * sized in an int; under an MPI library that aborts on a truncated
  * receive, at most IG_CACHE_DISCARD_BYTES, which a withdrawn message is
  * taken into without allocating: comm_cache.h), on a pair that an earlier
@@ -41,7 +48,9 @@
 typedef struct {
     int64_t code; /* what this process posted (ig_decide_posted_code), 0: nothing */
     int post_rc;  /* the first error of posting it */
+    ig_algorithm algorithm; /* IG_ALG_DIRECT, or IG_ALG_STAR (its first round) */
     ig_direct d;
+    ig_star star;
 } ig_speculation;
 
 /* Prepare this process's direct step on the call's buffers x (which must

@@ -1822,18 +1822,40 @@ START_TEST(decide_posted_codes)
     wrong.steps[0].largest_sent[1] = 4096;
     ck_assert(!ig_decide_posted_stand(both, 2, &wrong));
     ck_assert(ig_decide_posted_stand(none, 4, &wrong));
+
+    /* The star's first round: its own codes, each decoded back; a star
+     * posted early stands only where the star is agreed, with that sender. */
+    ig_step star = { .algorithm = IG_ALG_STAR, .sender = 0 }, back;
+    ck_assert_int_eq(ig_decide_posted_code(&star), 4);
+    star.sender = 1;
+    ck_assert_int_eq(ig_decide_posted_code(&star), 5);
+    for (int code = 1; code <= 5; code++) {
+        ck_assert(ig_decide_posted_step(code, &back));
+        ck_assert_int_eq(ig_decide_posted_code(&back), code);
+        ck_assert_int_eq(back.algorithm, code >= 4 ? IG_ALG_STAR : IG_ALG_DIRECT);
+    }
+    ck_assert(!ig_decide_posted_step(0, &back));
+    ck_assert(!ig_decide_posted_step(6, &back));
+    ig_choice starred = { .kind = IG_DECISION_SERVE, .nsteps = 1 };
+    starred.steps[0] = star;
+    int64_t star_match[4] = { 5, 5, 0, 5 }, star_other[4] = { 4, 5, 5, 5 };
+    ck_assert(ig_decide_posted_stand(star_match, 4, &starred));
+    ck_assert(!ig_decide_posted_stand(star_other, 4, &starred));
+    ck_assert(!ig_decide_posted_stand(match, 4, &starred));
+    ck_assert(!ig_decide_posted_stand(star_match, 4, &wrong));
 }
 END_TEST
 
 /* A correct program never withdraws: whenever a process's own arguments
- * lead it to post early, the agreed choice is that same step, for every
- * process of both groups, under the default model and forced algorithms. */
+ * lead it to post early (direct, or the star's first round), the agreed
+ * choice is that same step, for every process of both groups, under the
+ * default model and forced algorithms. */
 START_TEST(decide_guess_stands_in_correct_programs)
 {
     const uint64_t blocks[] = { 0, 1, 100, 4096, 65536, 1 << 20, 16u << 20 };
-    const int forced[] = { IG_ALGORITHM_AUTO, IG_ALG_DIRECT, IG_ALG_FC, IG_ALG_CHAIN };
-    long posted = 0;
-    for (int f = 0; f < 4; f++)
+    const int forced[] = { IG_ALGORITHM_AUTO, IG_ALG_DIRECT, IG_ALG_FC, IG_ALG_CHAIN, IG_ALG_STAR };
+    long posted = 0, posted_star = 0;
+    for (int f = 0; f < 5; f++)
         for (int n0 = 1; n0 <= 16; n0++)
             for (int n1 = 1; n0 + n1 <= 32; n1++)
                 for (int a = 0; a < 7; a++)
@@ -1854,9 +1876,11 @@ START_TEST(decide_guess_stands_in_correct_programs)
                                 ig_shape_guess_uniform(g, send[g], send[1 - g], 0, 0, n0, n1, nodes, over, &guess);
                                 ig_decide(&guess, 0, &s, &mine);
                                 int early = mine.kind == IG_DECISION_SERVE && mine.nsteps == 1 &&
-                                            mine.steps[0].algorithm == IG_ALG_DIRECT;
+                                            (mine.steps[0].algorithm == IG_ALG_DIRECT ||
+                                             mine.steps[0].algorithm == IG_ALG_STAR);
                                 if (early) {
                                     posted++;
+                                    posted_star += mine.steps[0].algorithm == IG_ALG_STAR;
                                     codes[g == 0 ? 0 : n0] = ig_decide_posted_code(&mine.steps[0]);
                                 }
                             }
@@ -1864,8 +1888,9 @@ START_TEST(decide_guess_stands_in_correct_programs)
                                     "forced %d, %d+%d, blocks %llu/%llu, nodes %d: an early step would be withdrawn",
                                     forced[f], n0, n1, (unsigned long long)send[0], (unsigned long long)send[1], nodes);
                         }
-    /* The property is not empty: direct is chosen, and posted, somewhere. */
-    REQUIRE(posted > 0, "no process ever posts early");
+    /* The property is not empty: direct and the star are chosen, and posted, somewhere. */
+    REQUIRE(posted > 0 && posted_star > 0, "no process ever posts early (%ld), or never the star (%ld)", posted,
+            posted_star);
 }
 END_TEST
 
