@@ -78,6 +78,8 @@ INTERGATHER_MIN_BYTES=1024 asan_run 4 "$top/tests/mpi/fallbacks"
 INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct asan_run 4 "$top/tests/mpi/early_post" 2
 INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct asan_run 10 "$top/tests/mpi/early_post" 4
 INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct asan_run 5 "$top/tests/mpi/early_post" 2 20000
+# The star's first round posted early and withdrawn (3+5).
+INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=star asan_run 8 "$top/tests/mpi/early_post" 3
 # The opening round: calls that end in it, go on, or finish pair by pair.
 asan_run 4 "$top/tests/mpi/opening" 2 hard
 asan_run 7 "$top/tests/mpi/opening" 3 hard
@@ -116,7 +118,7 @@ INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join asan_run 5 "$top/tests/mp
 # histories for the opening round's predicted skip, and communicators
 # created and freed as the calls go.
 asan_run 8 "$top/tests/mpi/soak" --calls 300 --seed 20261127 --left 3 --watchdog 120
-echo "ok asan+ubsan: matrices, churn, fallbacks, early posting, opening round, relay, full duplex in parts, type order, truncation, chain, join, random calls"
+echo "ok asan+ubsan: matrices, churn, fallbacks, early posting (direct, the star), opening round, relay, full duplex in parts, type order, truncation, chain, join, random calls"
 
 echo "== UndefinedBehaviorSanitizer: totals beyond 2 GiB"
 mkdir "$work/ubsan"
@@ -141,7 +143,7 @@ fi
 supp=$(ls /usr/share/openmpi/openmpi-valgrind.supp 2>/dev/null || true)
 # Errors and leaks count only with a stack frame in intergather's own code:
 # Open MPI's transports trip memcheck on their own.
-ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_direct|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|serve|fortran_allgatherv?|[a-z_]*in_order|place_runs?|contents_[a-z]+|[a-z_]*_whole|post_receives|check_arrival|block_short|round_one|verdicts|late_blocks|post_receive|wait_statuses|slot_of|what_it_brings|remember_receivers|self_toward|expects_from|judged_small|count_served|leave_early) \('
+ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_step|cancel_one|cancel_star_receives|star_sent_here|complete_early_sends|send_to_teams|forward_owned|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|serve|fortran_allgatherv?|[a-z_]*in_order|place_runs?|contents_[a-z]+|[a-z_]*_whole|post_receives|check_arrival|block_short|round_one|verdicts|late_blocks|post_receive|wait_statuses|slot_of|what_it_brings|remember_receivers|self_toward|expects_from|judged_small|count_served|leave_early) \('
 vg_run() { # LABEL NP PROGRAM ARGS...
     local label=$1 np=$2; shift 2
     rm -f "$work"/vg.*
@@ -166,6 +168,7 @@ done
 export INTERGATHER_TOPOLOGY=fully-connected
 INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct vg_run "early posting" 4 "$top/tests/mpi/early_post" 2
 INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=direct vg_run "early posting, 80000-byte blocks" 4 "$top/tests/mpi/early_post" 2 20000
+INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=star vg_run "the star posted early" 5 "$top/tests/mpi/early_post" 2
 vg_run "opening round" 4 "$top/tests/mpi/opening" 2 hard
 vg_run "opening round, MPI_Allgatherv" 4 "$top/tests/mpi/opening_v" 2 hard
 INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct vg_run "opening in pieces" 4 "$top/tests/mpi/opening" 2 pieces
