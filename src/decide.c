@@ -362,7 +362,8 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
         return best;
     /* The model's choice: the fc family, direct where it costs no more
      * (between nodes, for groups of at most IG_DIRECT_MAX_MESSAGES
-     * messages), the relay where it costs less than both.  The chain is not a
+     * messages), the star over fc where it costs less (star_weighed), the
+     * relay where it costs less than all of them.  The chain is not a
      * candidate: its model promises p k t_w for large blocks, but measured
      * it was 1.5x to 1.8x slower than fc at 1 and 4 MiB with 4+12 on the
      * emulated cluster and 2.3x to 6.9x in SimGrid (docs/performance.md);
