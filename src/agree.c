@@ -33,25 +33,28 @@ static void uniform_view(const ig_call *c, const sides *s, int64_t v[IG_UNIFORM_
 
 /* The shape's vector, then one entry per process of what it posted early
  * (MAX: each entry has one writer, every other process gives 0). */
-static int agree_uniform(const ig_call *c, const sides *s, int64_t posted_code, ig_shape *shape,
-                         ig_posted *posted)
+static int agree_uniform(const ig_call *c, const sides *s, int64_t posted_code, ig_side_wait *side,
+                         ig_shape *shape, ig_posted *posted)
 {
     int64_t mine[IG_UNIFORM_LEN + IG_AGREE_MAX_POSTED] = { 0 }, all[IG_UNIFORM_LEN + IG_AGREE_MAX_POSTED];
-    int merged_rank = 0;
+    int merged_rank = 0, len;
     posted->n = ig_agree_carries_posted(c->op, s->n[0], s->n[1]) ? s->n[0] + s->n[1] : 0;
     uniform_view(c, s, mine);
     int rc = PMPI_Comm_rank(s->merged, &merged_rank);
     if (posted->n > 0)
         mine[IG_UNIFORM_LEN + merged_rank] = posted_code;
-    /* Every process takes part, even one whose rank query failed. */
-    int arc = PMPI_Allreduce(mine, all, IG_UNIFORM_LEN + posted->n, MPI_INT64_T, MPI_MAX, s->merged);
-    if (rc == MPI_SUCCESS)
-        rc = arc;
+    len = IG_UNIFORM_LEN + posted->n;
+    /* Every process takes part, even one whose rank query failed; the
+     * same way on all (posted->n is the same on all). */
+    if (posted->n > 0)
+        ig_err_keep(&rc, ig_allmax(mine, all, len, IG_TAG_AGREE, s->merged, side));
+    else
+        ig_err_keep(&rc, PMPI_Allreduce(MPI_IN_PLACE, mine, len, MPI_INT64_T, MPI_MAX, s->merged));
     if (rc != MPI_SUCCESS)
         return rc;
-    ig_shape_from_uniform(all, s->n[0], s->n[1], shape);
+    ig_shape_from_uniform(mine, s->n[0], s->n[1], shape);
     for (int r = 0; r < posted->n; r++)
-        posted->code[r] = all[IG_UNIFORM_LEN + r];
+        posted->code[r] = mine[IG_UNIFORM_LEN + r];
     return MPI_SUCCESS;
 }
 
@@ -76,11 +79,13 @@ static void linear_start(ig_agreement *a, const sides *s)
     }
 }
 
-static int linear_finish(ig_agreement *a, const sides *s, ig_shape *shape, ig_posted *posted)
+_Static_assert(2 * IG_AGREE_MAX_LINEAR <= IG_BESIDE_MAX, "the linear exchange's requests are waited on beside");
+
+static int linear_finish(ig_agreement *a, const sides *s, ig_side_wait *side, ig_shape *shape, ig_posted *posted)
 {
     int64_t all[IG_UNIFORM_LEN];
     int rc = a->start_rc;
-    ig_err_keep(&rc, ig_waitall(2 * a->nprocs, a->reqs));
+    ig_err_keep(&rc, ig_waitall_beside(2 * a->nprocs, a->reqs, side));
     if (rc != MPI_SUCCESS)
         return rc;
     for (int i = 0; i < IG_UNIFORM_LEN; i++) {
@@ -144,16 +149,16 @@ void ig_agree_start(const ig_call *c, ig_comm_cache *cache, int64_t posted_code,
     linear_start(a, &s);
 }
 
-int ig_agree_finish(ig_agreement *a, ig_shape *shape, ig_posted *posted)
+int ig_agree_finish(ig_agreement *a, ig_side_wait *side, ig_shape *shape, ig_posted *posted)
 {
     const ig_call *c = a->call;
     sides s = sides_of(a->cache);
     int rc;
     posted->n = 0;
     if (a->linear)
-        rc = linear_finish(a, &s, shape, posted);
+        rc = linear_finish(a, &s, side, shape, posted);
     else if (c->op == IG_OP_ALLGATHER)
-        rc = agree_uniform(c, &s, a->posted_code, shape, posted);
+        rc = agree_uniform(c, &s, a->posted_code, side, shape, posted);
     else
         rc = agree_varying(c, &s, shape);
     shape->nodes = ig_comm_cache_nodes(a->cache);

@@ -3,8 +3,11 @@
  * (shape.h) before anything depends on it.  MPI_Allgather: each process's
  * view (a dozen integers) sent straight to every other process on the
  * communicator's private merged communicator when they are at most
- * IG_AGREE_MAX_LINEAR in all, otherwise one allreduce of it;
- * MPI_Allgatherv: one allgather of five integers per process (which also
+ * IG_AGREE_MAX_LINEAR in all, otherwise the maximum of it over every
+ * process: up to IG_AGREE_MAX_POSTED processes by recursive doubling on
+ * point-to-point messages (allmax.h), which lets a process that posted
+ * early wait on its own early data at the same time, above that one
+ * MPI_Allreduce; MPI_Allgatherv: one allgather of five integers per process (which also
  * gives every process every block size).  Only when that exchange shows
  * that the groups' sizes disagree (an erroneous program) does a second
  * allreduce settle, jointly, whether some receive would be truncated.
@@ -23,6 +26,7 @@
 #ifndef IG_AGREE_H
 #define IG_AGREE_H
 
+#include "allmax.h"
 #include "call.h"
 #include "comm_cache.h"
 #include "shape.h"
@@ -63,6 +67,8 @@ typedef struct {
 
 /* posted_code: what this process is about to post early (0: nothing). */
 void ig_agree_start(const ig_call *call, ig_comm_cache *cache, int64_t posted_code, ig_agreement *a);
-int ig_agree_finish(ig_agreement *a, ig_shape *shape, ig_posted *posted);
+/* side: a request of what was posted early to wait on beside the
+ * agreement's own messages (speculate.h), or NULL. */
+int ig_agree_finish(ig_agreement *a, ig_side_wait *side, ig_shape *shape, ig_posted *posted);
 
 #endif

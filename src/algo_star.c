@@ -11,8 +11,9 @@
  *
  * Posting and completing are separate, as direct's (algorithms.h), so
  * that the first round may be posted before the call's agreement ends
- * (speculate.c); the second round, a member's sends on, always waits for
- * the agreed choice.
+ * (speculate.c), and a member's sends on as soon as its block arrives,
+ * while the agreement is still running (speculate.c says how they are
+ * withdrawn where the agreement does not confirm them).
  *
  * Every message is a whole block in the processes' own types: a sender's
  * send type, a receiver's receive type for the block's slot, which MPI
@@ -33,6 +34,8 @@ int ig_star_prepare(ig_pair *pair, const ig_xfer *x, ig_star *st)
     st->me = ig_pair_is_sender(pair) ? -1 : pair->rank - p;
     st->nreqs = st->me < 0 ? ig_star_teams(p, q) : p + ig_star_forward_count(p, q, st->me);
     st->reqs = NULL;
+    st->sent_on = 0;
+    st->send_on_rc = MPI_SUCCESS;
     if (p >= q)
         return MPI_ERR_INTERN; /* the decision runs the star only where p < q (decide.c) */
     st->reqs = ig_pair_requests(pair, st->nreqs);
@@ -72,26 +75,35 @@ int ig_star_start(ig_star *st)
     return st->me < 0 ? send_to_teams(st) : post_receives(st);
 }
 
-/* A member's block, once it has arrived, on to the rest of its team. */
-static int forward_owned(ig_star *st)
+MPI_Request *ig_star_owned_receive(ig_star *st)
+{
+    if (st->me < 0 || st->sent_on)
+        return NULL;
+    int b = ig_star_owned_block(st->pair->p, st->pair->q, st->me);
+    return b < 0 ? NULL : &st->reqs[b];
+}
+
+/* A member's block on to the rest of its team (its receive complete). */
+void ig_star_send_on(ig_star *st, int received_rc)
 {
     const ig_pair *pair = st->pair;
     const ig_xfer *x = st->x;
     int b = ig_star_owned_block(pair->p, pair->q, st->me), n = ig_star_forward_count(pair->p, pair->q, st->me);
-    int rc = ig_waitall(1, &st->reqs[b]);
+    st->sent_on = 1;
+    ig_err_keep(&st->send_on_rc, received_rc);
     for (int i = 0; i < n; i++) {
         int to = pair->p + ig_star_forward_target(pair->p, pair->q, st->me, i);
-        ig_err_keep(&rc, PMPI_Isend(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, to, IG_TAG_STAR, pair->comm,
-                                    &st->reqs[pair->p + i]));
+        ig_err_keep(&st->send_on_rc, PMPI_Isend(ig_xfer_rptr(x, b), ig_xfer_rcount(x, b), x->rtype, to, IG_TAG_STAR,
+                                                pair->comm, &st->reqs[pair->p + i]));
     }
-    return rc;
 }
 
 int ig_star_finish(ig_star *st)
 {
-    int rc = MPI_SUCCESS;
-    if (st->me >= 0 && ig_star_owned_block(st->pair->p, st->pair->q, st->me) >= 0)
-        rc = forward_owned(st);
+    MPI_Request *owned = ig_star_owned_receive(st);
+    if (owned != NULL)
+        ig_star_send_on(st, ig_waitall(1, owned));
+    int rc = st->send_on_rc;
     ig_err_keep(&rc, ig_waitall(st->nreqs, st->reqs));
     ig_star_release(st);
     return rc;

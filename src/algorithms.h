@@ -132,17 +132,25 @@ void ig_direct_release(ig_direct *d);
 /* The star in three parts, as direct's: prepare (the requests, nothing
  * posted), start (a sender's sends, a receiver's receives: the first
  * round), finish (a member's block on to its team once it has arrived,
- * then wait).  ig_alg_star is the three in a row; speculate.c prepares and
+ * unless ig_star_send_on did that already, then wait).  ig_alg_star is the three in a row; speculate.c prepares and
  * starts before the call's agreement ends and finishes after it. */
 typedef struct {
     ig_pair *pair;
     const ig_xfer *x;
     MPI_Request *reqs; /* a sender: its round-1 sends; a receiver: p receives, then its sends on */
     int nreqs, me;     /* me: the receiver's index among the receivers, -1 for a sender */
+    int sent_on, send_on_rc; /* a member: its block sent on; the first error of receiving and sending it */
 } ig_star;
 
 int ig_star_prepare(ig_pair *pair, const ig_xfer *x, ig_star *st);
 int ig_star_start(ig_star *st);
+/* A team member's receive of the block it owns, while it has not sent
+ * that block on (NULL otherwise: a sender, an extra, or sent on). */
+MPI_Request *ig_star_owned_receive(ig_star *st);
+/* Send the owned block on to the team, its receive completed with
+ * received_rc (waited on by the caller: speculate.c sends on as soon as
+ * the block arrives, before the call's agreement ends). */
+void ig_star_send_on(ig_star *st, int received_rc);
 int ig_star_finish(ig_star *st);
 /* Free what prepare took (finish does; for a step given up after start
  * once its requests are complete or freed). */

@@ -110,11 +110,13 @@ static int serve_agreed(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache
     ig_choice choice;
     ig_speculation early;
     ig_agreement agreement;
+    ig_side_wait side;
     ig_posted posted;
     ig_speculate_prepare(c, x, cache, s, &early);
     ig_agree_start(c, cache, early.code, &agreement);
     ig_speculate_post(&early);
-    *rc = ig_agree_finish(&agreement, &shape, &posted);
+    ig_speculate_side(&early, &side);
+    *rc = ig_agree_finish(&agreement, &side, &shape, &posted);
     if (*rc != MPI_SUCCESS) {
         ig_speculate_abandon(&early);
         return ig_error_report(c->comm, function_name(c), *rc), 1;

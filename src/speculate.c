@@ -19,9 +19,10 @@ static int guessed_step(const ig_call *c, ig_comm_cache *cache, const ig_setting
     /* A withdrawn early message is received by a destination that sizes it
      * with MPI_Get_count, which gives MPI_UNDEFINED beyond INT_MAX bytes:
      * such a message could never be taken, and its sender would wait for
-     * it forever.  Blocks that large gain nothing from overlapping a round
+     * it forever (a star member sends on blocks of the size it
+     * expects).  Blocks that large gain nothing from overlapping a round
      * of small messages anyway. */
-    if (c->local_reason != IG_FALLBACK_NONE || c->send_bytes > INT_MAX ||
+    if (c->local_reason != IG_FALLBACK_NONE || c->send_bytes > INT_MAX || c->expect_bytes > INT_MAX ||
         !ig_agree_carries_posted(c->op, n[0], n[1]))
         return 0;
     /* Where a truncated receive aborts the job, an early message must fit
@@ -84,6 +85,19 @@ void ig_speculate_post(ig_speculation *sp)
     ig_stats_posted_early();
 }
 
+static void send_on_now(void *arg, int received_rc)
+{
+    ig_star_send_on((ig_star *)arg, received_rc);
+    ig_stats_sent_on_early();
+}
+
+void ig_speculate_side(ig_speculation *sp, ig_side_wait *side)
+{
+    *side = (ig_side_wait){ .req = NULL, .on_complete = send_on_now, .arg = &sp->star };
+    if (sp->code != 0 && sp->algorithm == IG_ALG_STAR && sp->post_rc == MPI_SUCCESS)
+        side->req = ig_star_owned_receive(&sp->star);
+}
+
 /* Cancel one early receive: whether it completed (took its message) instead. */
 static int cancel_one(MPI_Request *req)
 {
@@ -97,29 +111,97 @@ static int cancel_one(MPI_Request *req)
     return !cancelled;
 }
 
-/* A star receiver's early receives: every block's, from its sender or a
- * team member.  Members send on only once the early step stands, so only
- * the one from a sender can have taken a message: got[] by sender index. */
-static void cancel_star_receives(ig_star *st, char *got)
+/* How process r of the merged order (in group g) posted the star early:
+ * STAR_SENDER, STAR_RECEIVER (its group receives, the other group's
+ * sending), or 0 (not the star). */
+enum { STAR_SENDER = 1, STAR_RECEIVER = 2 };
+static int star_role(const ig_posted *posted, int r, int g)
+{
+    ig_step st;
+    if (r >= posted->n || !ig_decide_posted_step(posted->code[r], &st) || st.algorithm != IG_ALG_STAR)
+        return 0;
+    return st.sender == g ? STAR_SENDER : STAR_RECEIVER;
+}
+
+/* The star with the other group sending, as this process's group sees it
+ * (pairs are built by all processes or none: looked up, never built). */
+typedef struct {
+    ig_pair *pair;  /* NULL: no such star could have been posted */
+    int me, group;  /* this process's index among the receivers; its group */
+    int base[2];    /* merged rank of each group's first process */
+} star_here;
+
+static star_here star_here_of(ig_comm_cache *cache)
+{
+    int n[2];
+    star_here h = { .pair = NULL };
+    h.group = ig_comm_cache_group_sizes(cache, n);
+    h.base[0] = 0;
+    h.base[1] = n[0];
+    h.pair = ig_comm_cache_pair_built(cache, 0);
+    if (h.pair != NULL && h.pair->p >= h.pair->q)
+        h.pair = NULL; /* the star runs only where p < q */
+    if (h.pair != NULL)
+        h.me = h.pair->rank - h.pair->p;
+    return h;
+}
+
+/* Whether sender `sender` of the other group posted the star early, so
+ * that its block went to each team's member at its place. */
+static int star_sender_posted(const star_here *h, const ig_posted *posted, int sender)
+{
+    int other = !h->group;
+    return star_role(posted, h->base[other] + sender, other) == STAR_SENDER;
+}
+
+/* Whether team member m of this group sends its block on to this
+ * process in a withdrawal: it posted the star early as a receiver, and
+ * its block's sender sent it that block (speculate_settle has every such
+ * member send on, whether or not the block arrived before the agreement
+ * ended, so that every process can tell from the agreement alone). */
+static int star_member_sends_on(const star_here *h, const ig_posted *posted, int m)
+{
+    int b = ig_star_owned_block(h->pair->p, h->pair->q, m);
+    return b >= 0 && star_role(posted, h->base[h->group] + m, h->group) == STAR_RECEIVER &&
+           star_sender_posted(h, posted, b);
+}
+
+/* A star receiver's early receives, in a withdrawal.  The one of the block
+ * it owns completes where that block's sender posted early, and the block
+ * goes on to the team (above); every other receive is cancelled.
+ * took[b]: block b's receive took its message. */
+static void settle_star_receives(ig_star *st, const star_here *h, const ig_posted *posted, char *took)
 {
     const ig_pair *pair = st->pair;
-    if (st->me < 0)
-        return;
+    int owned = ig_star_owned_block(pair->p, pair->q, st->me);
     for (int b = 0; b < pair->p; b++) {
-        int from_sender = 0;
-        ig_star_block_source(pair->p, pair->q, st->me, b, &from_sender);
-        int took = st->reqs[b] != MPI_REQUEST_NULL && cancel_one(&st->reqs[b]);
-        if (from_sender)
-            got[b] = (char)took;
+        if (b == owned && star_sender_posted(h, posted, b)) {
+            MPI_Request *receive = ig_star_owned_receive(st); /* NULL: sent on already */
+            took[b] = (char)(receive == NULL || *receive != MPI_REQUEST_NULL);
+            if (receive != NULL)
+                ig_star_send_on(st, ig_waitall(1, receive));
+            continue;
+        }
+        took[b] = (char)(st->reqs[b] != MPI_REQUEST_NULL && cancel_one(&st->reqs[b]));
     }
 }
 
-/* Cancel this process's early receives; got[b]: the one from remote
- * process b completed (took that process's early message) instead. */
-static void cancel_receives(ig_speculation *sp, char *got)
+/* Cancel (or, the star's own block, complete) this process's early
+ * receives; got[b]: the one from remote process b took that process's
+ * early message; star_took[b]: the star's receive of block b took its
+ * message (from a sender or a team member). */
+static void settle_receives(ig_speculation *sp, const star_here *h, const ig_posted *posted, char *got,
+                            char *star_took)
 {
     if (sp->algorithm == IG_ALG_STAR) {
-        cancel_star_receives(&sp->star, got);
+        if (sp->star.me < 0)
+            return;
+        settle_star_receives(&sp->star, h, posted, star_took);
+        for (int b = 0; b < sp->star.pair->p; b++) {
+            int from_sender = 0;
+            ig_star_block_source(sp->star.pair->p, sp->star.pair->q, sp->star.me, b, &from_sender);
+            got[b] = from_sender ? star_took[b] : 0;
+        }
         return;
     }
     for (int b = 0; b < sp->d.nrecv; b++) {
@@ -132,21 +214,13 @@ static void cancel_receives(ig_speculation *sp, char *got)
     }
 }
 
-/* Receive and discard the early message of remote process `index`, sent on
- * the pair whose first group this process's group is (or is not), with
- * `tag` (direct's or the star's). */
-static int discard_one(ig_comm_cache *cache, int local_first, int index, int tag)
+/* Receive and discard one message from `source` with `tag` on pair. */
+static int discard_from(ig_comm_cache *cache, ig_pair *pair, int source, int tag)
 {
-    /* The remote sender posted on a pair it had built, and pairs are built
-     * by all processes or none (ig_pair_adopt): look it up, never build
-     * it here, which is collective. */
-    ig_pair *pair = ig_comm_cache_pair_built(cache, local_first);
     MPI_Message msg;
     MPI_Status status;
     int bytes = 0;
-    if (pair == NULL)
-        return MPI_ERR_INTERN;
-    int rc = PMPI_Mprobe(ig_pair_view_of(pair).remote_base + index, tag, pair->comm, &msg, &status);
+    int rc = PMPI_Mprobe(source, tag, pair->comm, &msg, &status);
     /* Defined: an early message is at most INT_MAX bytes (guessed_step). */
     if (rc == MPI_SUCCESS)
         rc = PMPI_Get_count(&status, MPI_BYTE, &bytes);
@@ -168,18 +242,32 @@ static int discard_one(ig_comm_cache *cache, int local_first, int index, int tag
     return rc;
 }
 
-/* Whether an early star sender of index `sender` sent to this process (a
- * receiver of the pair whose senders come first, looked up, never built). */
-static int star_sent_here(ig_comm_cache *cache, int sender)
+/* The early message of remote process `index`, sent on the pair whose
+ * first group this process's group is (or is not), with `tag` (direct's
+ * or the star's). */
+static int discard_one(ig_comm_cache *cache, int local_first, int index, int tag)
 {
-    ig_pair *pair = ig_comm_cache_pair_built(cache, 0);
-    return pair != NULL && ig_star_owned_block(pair->p, pair->q, pair->rank - pair->p) == sender;
+    /* The remote sender posted on a pair it had built, and pairs are built
+     * by all processes or none (ig_pair_adopt): look it up, never build
+     * it here, which is collective. */
+    ig_pair *pair = ig_comm_cache_pair_built(cache, local_first);
+    if (pair == NULL)
+        return MPI_ERR_INTERN;
+    return discard_from(cache, pair, ig_pair_view_of(pair).remote_base + index, tag);
+}
+
+/* Whether an early star sender of index `sender` sent to this process: to
+ * the member that owns its block in every team. */
+static int star_sent_here(const star_here *h, int sender)
+{
+    return h->pair != NULL && ig_star_owned_block(h->pair->p, h->pair->q, h->me) == sender;
 }
 
 /* Every early message sent to this process and not taken by its own
  * early receives (got[], by remote index): an early direct sender sent to
  * every remote process, an early star sender to one member of each team. */
-static int discard_early_messages(ig_comm_cache *cache, const ig_posted *posted, const char *got)
+static int discard_early_messages(ig_comm_cache *cache, const star_here *h, const ig_posted *posted,
+                                  const char *got)
 {
     int n[2], group = ig_comm_cache_group_sizes(cache, n), rc = MPI_SUCCESS;
     for (int r = 0; r < posted->n; r++) {
@@ -189,12 +277,29 @@ static int discard_early_messages(ig_comm_cache *cache, const ig_posted *posted,
         if (g == group || !sent || got[index])
             continue;
         if (st.algorithm == IG_ALG_STAR) {
-            if (star_sent_here(cache, index))
+            if (star_sent_here(h, index))
                 ig_err_keep(&rc, discard_one(cache, 0, index, IG_TAG_STAR));
             continue;
         }
         /* Remote process r's pair has its group first; this one's is the other way. */
         ig_err_keep(&rc, discard_one(cache, !ig_step_local_first(&st, g), index, IG_TAG_DIRECT));
+    }
+    return rc;
+}
+
+/* Every block a team member of this process's group sent on to it in a
+ * withdrawal (star_member_sends_on) and its own early receive did not
+ * take (took[b], where it posted the star early as a receiver). */
+static int discard_star_sent_on(ig_comm_cache *cache, const star_here *h, const ig_posted *posted,
+                                const char *took)
+{
+    int rc = MPI_SUCCESS;
+    if (h->pair == NULL)
+        return rc;
+    for (int b = 0; b < h->pair->p; b++) {
+        int from_sender = 0, m = ig_star_block_source(h->pair->p, h->pair->q, h->me, b, &from_sender);
+        if (!from_sender && !took[b] && star_member_sends_on(h, posted, m))
+            ig_err_keep(&rc, discard_from(cache, h->pair, h->pair->p + m, IG_TAG_STAR));
     }
     return rc;
 }
@@ -219,14 +324,16 @@ int ig_speculate_settle(ig_speculation *sp, ig_comm_cache *cache, const ig_poste
                         const ig_choice *agreed)
 {
     int any = 0, rc = MPI_SUCCESS;
-    char got[IG_AGREE_MAX_POSTED] = { 0 };
+    char got[IG_AGREE_MAX_POSTED] = { 0 }, star_took[IG_AGREE_MAX_POSTED] = { 0 };
     for (int r = 0; r < posted->n; r++)
         any |= posted->code[r] != 0;
     if (!any || ig_decide_posted_stand(posted->code, posted->n, agreed))
         return MPI_SUCCESS;
+    star_here h = star_here_of(cache);
     if (sp->code != 0)
-        cancel_receives(sp, got);
-    ig_err_keep(&rc, discard_early_messages(cache, posted, got));
+        settle_receives(sp, &h, posted, got, star_took);
+    ig_err_keep(&rc, discard_early_messages(cache, &h, posted, got));
+    ig_err_keep(&rc, discard_star_sent_on(cache, &h, posted, star_took));
     if (sp->code != 0) {
         ig_err_keep(&rc, complete_early_sends(sp));
         sp->code = 0;
@@ -248,16 +355,22 @@ int ig_speculate_finish(ig_speculation *sp)
 
 void ig_speculate_abandon(ig_speculation *sp)
 {
-    char got[IG_AGREE_MAX_POSTED];
     if (sp->code == 0)
         return;
-    cancel_receives(sp, got);
-    MPI_Request *sends = sp->algorithm == IG_ALG_STAR ? sp->star.reqs : sp->d.reqs + sp->d.nrecv;
-    int nsends = sp->algorithm == IG_ALG_STAR ? sp->star.nreqs : sp->d.window;
-    for (int i = 0; i < nsends; i++)
-        if (sends[i] != MPI_REQUEST_NULL)
-            PMPI_Request_free(&sends[i]);
-    if (sp->algorithm == IG_ALG_STAR)
+    int star = sp->algorithm == IG_ALG_STAR;
+    MPI_Request *reqs = star ? sp->star.reqs : sp->d.reqs;
+    /* The receives come first in both: cancelled; the sends let go. */
+    int nreceives = star ? (sp->star.me < 0 ? 0 : sp->star.pair->p) : sp->d.nrecv;
+    int nreqs = star ? sp->star.nreqs : sp->d.nrecv + sp->d.window;
+    for (int i = 0; i < nreqs; i++) {
+        if (reqs[i] == MPI_REQUEST_NULL)
+            continue;
+        if (i < nreceives)
+            cancel_one(&reqs[i]);
+        else
+            PMPI_Request_free(&reqs[i]);
+    }
+    if (star)
         ig_star_release(&sp->star);
     else
         ig_direct_release(&sp->d);

@@ -7,10 +7,12 @@
  * (on the emulated cluster the agreement alone cost more than the data
  * below 64 KiB per block: docs/performance.md).  Where they say the star
  * (algo_star.c), its first round the same way: the senders' blocks to
- * the team members and every receiver's receives; a member sends on only
- * once the early step stands (at 4+12 with 4 KiB blocks the agreement,
- * one allreduce, was about half of the call: docs/performance.md,
- * seventieth session).
+ * the team members and every receiver's receives; and a member sends its
+ * block on to its team as soon as it arrives, while the agreement still
+ * runs (ig_speculate_side: the agreement waits on that block beside its
+ * own messages, allmax.h), so that both rounds overlap the agreement (at
+ * 4+12 with 4 KiB blocks the agreement, one allreduce, was about half of
+ * the call: docs/performance.md, seventieth session).
  *
  * The decision stays joint.  Each process says in the agreement what it
  * posted (agree.h), and every process, from the same agreed numbers, either
@@ -20,7 +22,9 @@
  * while the others run it from the start; or withdraws them all: each
  * process cancels its early receives (under MPICH it posts none early:
  * ig_speculate_post says why), receives and discards every early
- * message sent to it (the agreement says who sent one, on which pair), and
+ * message sent to it (the agreement says who sent one, on which pair;
+ * a star member whose sender posted early sends its block on in any case,
+ * so that its team knows from the agreement alone what to discard), and
  * completes its early sends, and all meet in a barrier before the agreed
  * path runs.  So a mistake in the arguments, or one process that cannot be
  * served, costs a withdrawal, never a hang or a stray message in a later
@@ -76,6 +80,11 @@ static inline int ig_speculate_stands(const ig_speculation *sp)
 }
 
 int ig_speculate_finish(ig_speculation *sp);
+
+/* What the agreement waits on beside its own messages (agree.h): an early
+ * star member's receive of the block it owns, which it sends on to its
+ * team as soon as it arrives (nothing otherwise). */
+void ig_speculate_side(ig_speculation *sp, ig_side_wait *side);
 
 /* The agreement itself failed: release what was posted, without waiting
  * for peers that may never answer. */

@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-static atomic_ulong served[2], empty, erroneous, posted_early, withdrawn, arrays_allocated, paced_sends;
+static atomic_ulong served[2], empty, erroneous, posted_early, withdrawn, sent_on_early, arrays_allocated, paced_sends;
 static atomic_ulong algorithms[IG_ALG_COUNT];
 static atomic_ulong fallbacks[IG_FALLBACK_COUNT];
 static atomic_ulong kinds[IG_KIND_COUNT];
@@ -23,6 +23,7 @@ void ig_stats_empty(void) { atomic_fetch_add(&empty, 1); }
 void ig_stats_erroneous(void) { atomic_fetch_add(&erroneous, 1); }
 void ig_stats_posted_early(void) { atomic_fetch_add(&posted_early, 1); }
 void ig_stats_withdrawn(void) { atomic_fetch_add(&withdrawn, 1); }
+void ig_stats_sent_on_early(void) { atomic_fetch_add(&sent_on_early, 1); }
 void ig_stats_arrays_allocated(void) { atomic_fetch_add(&arrays_allocated, 1); }
 void ig_stats_paced_send(void) { atomic_fetch_add(&paced_sends, 1); }
 void ig_stats_algorithm(int algorithm) { atomic_fetch_add(&algorithms[algorithm], 1); }
@@ -92,7 +93,8 @@ void ig_stats_report(int world_rank)
         APPEND(" %s=%lu", ig_fallback_name((ig_fallback)f), atomic_load(&fallbacks[f]));
     APPEND("; internal-comms created=%lu live=%ld peak=%ld", atomic_load(&comms_created), atomic_load(&comms_live),
            atomic_load(&comms_peak));
-    APPEND("; posted-early=%lu withdrawn=%lu", atomic_load(&posted_early), atomic_load(&withdrawn));
+    APPEND("; posted-early=%lu withdrawn=%lu sent-on-early=%lu", atomic_load(&posted_early), atomic_load(&withdrawn),
+           atomic_load(&sent_on_early));
     APPEND("; arrays-allocated=%lu paced-sends=%lu", atomic_load(&arrays_allocated), atomic_load(&paced_sends));
     APPEND("; opening ended=%lu pair-by-pair=%lu went-on=%lu in-pieces=%lu taken-later=%lu skipped=%lu learnt-early=%lu",
            atomic_load(&openings[IG_OPENING_STAT_ENDED]), atomic_load(&openings[IG_OPENING_STAT_PAIR_BY_PAIR]),

@@ -50,6 +50,9 @@ void ig_stats_erroneous(void);
 /* A direct step posted before the agreement (speculate.h), and one withdrawn. */
 void ig_stats_posted_early(void);
 void ig_stats_withdrawn(void);
+/* An early star member's block sent on to its team before the agreement
+ * ended (speculate.h). */
+void ig_stats_sent_on_early(void);
 /* A block sent paced (ig_paced_send, p2p.h; a relay sender's whole
  * pieces, algo_relay.c). */
 void ig_stats_paced_send(void);
