@@ -44,8 +44,9 @@ static int agree_uniform(const ig_call *c, const sides *s, int64_t posted_code, 
     if (posted->n > 0)
         mine[IG_UNIFORM_LEN + merged_rank] = posted_code;
     len = IG_UNIFORM_LEN + posted->n;
-    /* Every process takes part, even one whose rank query failed; the
-     * same way on all (posted->n is the same on all). */
+    /* Every process takes part, even one whose rank query failed (it
+     * then says nothing of what it posted); the same way on all
+     * (posted->n is the same on all). */
     if (posted->n > 0)
         ig_err_keep(&rc, ig_allmax(mine, all, len, IG_TAG_AGREE, s->merged, side));
     else

@@ -2,6 +2,8 @@
 
 #include "p2p.h"
 
+#include <stddef.h>
+
 /* The side's request, where there is one still pending. */
 static MPI_Request *side_pending(ig_side_wait *side)
 {
@@ -34,10 +36,14 @@ int ig_waitall_beside(int n, MPI_Request *reqs, ig_side_wait *side)
             reqs[i] = all[first + i];
         if (side_req != NULL)
             *side_req = all[0];
-        if (side_req != NULL && index == 0) {
-            /* The side's outcome is the side's own to report. */
-            side->on_complete(side->arg, wrc);
-            continue;
+        if (side_req != NULL && *side_req == MPI_REQUEST_NULL) {
+            /* The side completed: its outcome is the side's own to report.
+             * A failed wait may also free other requests that ended in an
+             * error (Open MPI frees every one), the side's among them:
+             * then it ended in an error of its own. */
+            side->on_complete(side->arg, index == 0 ? wrc : (wrc != MPI_SUCCESS ? wrc : MPI_ERR_OTHER));
+            if (index == 0)
+                continue;
         }
         ig_err_keep(&rc, wrc);
         if (index == MPI_UNDEFINED) {
@@ -104,16 +110,18 @@ int ig_allmax(int64_t *vec, int64_t *scratch, int len, int tag, MPI_Comm comm, i
     int rem = size - pof2, me = doubling_rank(rank, rem);
     /* The first 2 rem: each even one's vector into the odd one after it. */
     if (rank < 2 * rem) {
-        int odd = rank % 2;
-        ig_err_keep(&rc, exchange(&a, odd ? -1 : rank + 1, odd ? rank - 1 : -1, scratch));
-        if (odd)
+        int odd = rank % 2, erc = exchange(&a, odd ? -1 : rank + 1, odd ? rank - 1 : -1, scratch);
+        if (odd && erc == MPI_SUCCESS)
             take_max(vec, scratch, len);
+        ig_err_keep(&rc, erc);
     }
     if (me >= 0)
         for (int mask = 1; mask < pof2; mask <<= 1) {
-            int partner = world_rank(me ^ mask, rem);
-            ig_err_keep(&rc, exchange(&a, partner, partner, scratch));
-            take_max(vec, scratch, len);
+            int partner = world_rank(me ^ mask, rem), erc = exchange(&a, partner, partner, scratch);
+            /* Only what arrived: a failed round passes on nothing made up. */
+            if (erc == MPI_SUCCESS)
+                take_max(vec, scratch, len);
+            ig_err_keep(&rc, erc);
         }
     /* And the result back to the even ones. */
     if (rank < 2 * rem) {

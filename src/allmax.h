@@ -41,8 +41,11 @@ int ig_waitall_beside(int n, MPI_Request *reqs, ig_side_wait *side);
 
 /* vec (len entries) becomes the maximum over comm's processes; scratch
  * holds len entries too.  Collective over comm, every process with the
- * same len and tag.  Returns the first error; a process whose round
- * failed still takes part in the rest, so that none is left waiting. */
+ * same len and tag.  Returns the first error.  A process whose wait in a
+ * round failed still takes part in the rest (its vector without what did
+ * not arrive), so that none is left waiting; a message the MPI library
+ * refuses to post at all leaves its partner waiting, as everywhere in
+ * the library (README, Limitations). */
 int ig_allmax(int64_t *vec, int64_t *scratch, int len, int tag, MPI_Comm comm, ig_side_wait *side);
 
 #endif

@@ -169,7 +169,10 @@ static int star_member_sends_on(const star_here *h, const ig_posted *posted, int
 /* A star receiver's early receives, in a withdrawal.  The one of the block
  * it owns completes where that block's sender posted early, and the block
  * goes on to the team (above); every other receive is cancelled.
- * took[b]: block b's receive took its message. */
+ * took[b]: block b's receive took its message.  (Where the sender's post
+ * itself failed, the wait for its block does not end: a message the MPI
+ * library refuses to post is the one case in which the library can
+ * leave a peer waiting, README, Limitations.) */
 static void settle_star_receives(ig_star *st, const star_here *h, const ig_posted *posted, char *took)
 {
     const ig_pair *pair = st->pair;
@@ -310,8 +313,11 @@ static int complete_early_sends(ig_speculation *sp)
 {
     int rc;
     if (sp->algorithm == IG_ALG_STAR) {
-        /* A receiver's receives are cancelled and its sends on never posted. */
+        /* A receiver's receives are complete or cancelled; a member's
+         * sends on (sent whenever its sender posted early) are taken or
+         * discarded by its team. */
         rc = ig_waitall(sp->star.nreqs, sp->star.reqs);
+        ig_err_keep(&rc, sp->star.send_on_rc);
         ig_star_release(&sp->star);
     } else {
         rc = ig_waitall(sp->d.window, sp->d.reqs + sp->d.nrecv);
