@@ -36,7 +36,7 @@ static void uniform_view(const ig_call *c, const sides *s, int64_t v[IG_UNIFORM_
 static int agree_uniform(const ig_call *c, const sides *s, int64_t posted_code, ig_side_wait *side,
                          ig_shape *shape, ig_posted *posted)
 {
-    int64_t mine[IG_UNIFORM_LEN + IG_AGREE_MAX_POSTED] = { 0 }, all[IG_UNIFORM_LEN + IG_AGREE_MAX_POSTED];
+    int64_t mine[IG_UNIFORM_LEN + IG_AGREE_MAX_POSTED] = { 0 }, scratch[IG_UNIFORM_LEN + IG_AGREE_MAX_POSTED];
     int merged_rank = 0, len;
     posted->n = ig_agree_carries_posted(c->op, s->n[0], s->n[1]) ? s->n[0] + s->n[1] : 0;
     uniform_view(c, s, mine);
@@ -48,7 +48,7 @@ static int agree_uniform(const ig_call *c, const sides *s, int64_t posted_code, 
      * then says nothing of what it posted); the same way on all
      * (posted->n is the same on all). */
     if (posted->n > 0)
-        ig_err_keep(&rc, ig_allmax(mine, all, len, IG_TAG_AGREE, s->merged, side));
+        ig_err_keep(&rc, ig_allmax(mine, scratch, len, IG_TAG_AGREE, s->merged, side));
     else
         ig_err_keep(&rc, PMPI_Allreduce(MPI_IN_PLACE, mine, len, MPI_INT64_T, MPI_MAX, s->merged));
     if (rc != MPI_SUCCESS)

@@ -132,8 +132,9 @@ void ig_direct_release(ig_direct *d);
 /* The star in three parts, as direct's: prepare (the requests, nothing
  * posted), start (a sender's sends, a receiver's receives: the first
  * round), finish (a member's block on to its team once it has arrived,
- * unless ig_star_send_on did that already, then wait).  ig_alg_star is the three in a row; speculate.c prepares and
- * starts before the call's agreement ends and finishes after it. */
+ * unless ig_star_send_on did that already, then wait).  ig_alg_star is
+ * the three in a row; speculate.c prepares and starts before the call's
+ * agreement ends and finishes after it. */
 typedef struct {
     ig_pair *pair;
     const ig_xfer *x;
