@@ -20,23 +20,53 @@
 #include <stdlib.h>
 
 /* Gather stage: every member's own block is already in place in the
- * receive buffer (group_allgather.h).  Members beyond the p-th (leftover
- * receivers) contribute nothing, which takes an allgatherv. */
+ * receive buffer (group_allgather.h); member k contributes block k. */
 static int fc_gather(ig_pair *pair, const ig_xfer *x, ig_group_stage stage)
 {
     int n = pair->fc.gather_size;
     if (pair->fc_gather == MPI_COMM_NULL)
         return MPI_SUCCESS;
-    if (ig_xfer_uniform(x) && n == pair->p)
+    if (ig_xfer_uniform(x))
         return ig_group_allgatherv(x->rbuf, NULL, NULL, x->rtype, x->rextent, pair->fc_gather, stage);
     int *blocks = ig_pair_ints(pair, 3 * n);
     if (blocks == NULL)
         return MPI_ERR_NO_MEM;
     for (int key = 0; key < n; key++)
-        blocks[key] = ig_fc_gather_block(pair->p, key);
+        blocks[key] = key;
     ig_xfer_gather_layout(x, n, blocks, blocks + n, blocks + 2 * n);
     int rc = ig_group_allgatherv(x->rbuf, blocks + n, blocks + 2 * n, x->rtype, x->rextent, pair->fc_gather, stage);
     ig_pair_ints_done(pair, blocks);
+    return rc;
+}
+
+/* The leftover stage (p < q, r > 0; fc_plan.h): a sender's block straight
+ * to each leftover receiver, which takes every sender's.  A sender runs it
+ * after its broadcast, so that its gather group starts first and these
+ * sends share its link with that group's allgather, not with the
+ * broadcast.  Every message is posted even when one fails, so that no
+ * peer is left waiting for it. */
+static int fc_leftovers(ig_pair *pair, const ig_xfer *x)
+{
+    const ig_fc_role *role = &pair->fc;
+    int sender = ig_pair_is_sender(pair);
+    int n = sender ? role->leftover_count : role->from_every_sender ? pair->p : 0;
+    if (n == 0)
+        return MPI_SUCCESS;
+    MPI_Request *reqs = ig_pair_requests(pair, n);
+    if (reqs == NULL)
+        return MPI_ERR_NO_MEM;
+    int rc = MPI_SUCCESS;
+    for (int m = 0; m < n; m++) {
+        reqs[m] = MPI_REQUEST_NULL;
+        if (sender)
+            ig_err_keep(&rc, PMPI_Isend(x->sbuf, x->scount, x->stype, role->leftover_first + m, IG_TAG_DIRECT,
+                                        pair->comm, &reqs[m]));
+        else
+            ig_err_keep(&rc, PMPI_Irecv(ig_xfer_rptr(x, m), ig_xfer_rcount(x, m), x->rtype, m, IG_TAG_DIRECT,
+                                        pair->comm, &reqs[m]));
+    }
+    ig_err_keep(&rc, ig_waitall(n, reqs));
+    ig_pair_requests_done(pair, reqs);
     return rc;
 }
 
@@ -126,6 +156,7 @@ static int fc_sender(ig_pair *pair, const ig_xfer *x, const ig_step *step)
         ig_err_keep(&rc, fc_bcast(pair, (void *)x->sbuf, x->scount, x->stype, step->bcast_in_bytes));
     if (pair->fc_gather != MPI_COMM_NULL)
         ig_err_keep(&rc, fc_sender_gather(pair, x, step->stage[1]));
+    ig_err_keep(&rc, fc_leftovers(pair, x));
     return rc;
 }
 
@@ -140,6 +171,7 @@ static int fc_receiver(ig_pair *pair, const ig_xfer *x, const ig_step *step)
         ig_err_keep(&rc, fc_bcast(pair, ig_xfer_rptr(x, role->bcast_block), ig_xfer_rcount(x, role->bcast_block),
                                   x->rtype, step->bcast_in_bytes));
     ig_err_keep(&rc, fc_gather_when_ready(pair, x, step->stage[1], 1));
+    ig_err_keep(&rc, fc_leftovers(pair, x));
     return rc;
 }
 

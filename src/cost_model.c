@@ -29,13 +29,21 @@ ig_cost_params ig_cost_fit(double round_trip, double large, double bytes, double
 static double round_cost(const ig_cost_params *c) { return c->ts + c->to; }
 
 /* Section III and README: p = q and p > q: (1 + log p) t_s + p k t_w;
- * p < q: (log p + 2 log(q/p + 1)) t_s + (p + 1) k t_w. */
+ * p < q: (log p + 2 log(q/p + 1)) t_s + (p + 1) k t_w for the s p
+ * receivers of the groups; with r = q mod p leftover receivers, a sender
+ * sends them its block after its broadcast (fc_plan.h), r messages on its
+ * link, each a t_o, the last's latency after them: never the slower path
+ * while r < p and the broadcast's bandwidth term is the paper's 2 k t_w,
+ * but priced all the same. */
 double ig_cost_fc_half(int p, int q, double k, const ig_cost_params *c)
 {
     if (p >= q)
         return (1 + ig_ceil_log2(p)) * round_cost(c) + p * k * c->tw;
-    int s = q / p, extra = (q % p + s - 1) / s;
-    return (ig_ceil_log2(p + extra) + 2 * ig_ceil_log2(s + 1)) * round_cost(c) + (p + 1) * k * c->tw;
+    int s = q / p, r = q % p;
+    double bcast = 2 * ig_ceil_log2(s + 1) * round_cost(c) + 2 * k * c->tw;
+    double groups = bcast + ig_ceil_log2(p) * round_cost(c) + (p - 1) * k * c->tw;
+    double leftovers = r > 0 ? bcast + c->ts + r * (c->to + k * c->tw) : 0;
+    return max2(groups, leftovers);
 }
 
 /* Gather to a root (log p, (p-1)k), root to root (1, pk), broadcast of pk

@@ -6,6 +6,9 @@ static void role_clear(ig_fc_role *r)
     r->bcast_color = r->bcast_key = r->bcast_block = IG_FC_NONE;
     r->gather_color = r->gather_key = IG_FC_NONE;
     r->gather_size = 0;
+    r->leftover_first = IG_FC_NONE;
+    r->leftover_count = 0;
+    r->from_every_sender = 0;
 }
 
 static void join_gather(ig_fc_role *r, int color, int key, int size)
@@ -36,15 +39,8 @@ static void plan_senders_not_fewer(int p, int q, int rank, ig_fc_role *r)
     }
 }
 
-/* Members of gather group g when p < q: p regular receivers plus the
- * leftover receivers u < r with u mod s == g. */
-static int gather_group_size(int p, int s, int r, int g)
-{
-    int extras = g < r ? (r - 1 - g) / s + 1 : 0;
-    return p + extras;
-}
-
-/* p < q: broadcast groups, then gather groups (section III, third case). */
+/* p < q: broadcast groups, gather groups of p (section III, third case),
+ * then the leftover receivers, each served by every sender (fc_plan.h). */
 static void plan_senders_fewer(int p, int q, int rank, ig_fc_role *r)
 {
     int s = q / p, rest = q % p;
@@ -52,6 +48,10 @@ static void plan_senders_fewer(int p, int q, int rank, ig_fc_role *r)
         r->bcast_color = rank;
         r->bcast_key = 0;
         r->bcast_block = rank;
+        if (rest > 0) {
+            r->leftover_first = p + s * p;
+            r->leftover_count = rest;
+        }
         return;
     }
     int j = rank - p;
@@ -60,10 +60,9 @@ static void plan_senders_fewer(int p, int q, int rank, ig_fc_role *r)
         r->bcast_color = t;
         r->bcast_key = g + 1;
         r->bcast_block = t;
-        join_gather(r, g, t, gather_group_size(p, s, rest, g));
+        join_gather(r, g, t, p);
     } else {
-        int u = j - s * p, g = u % s;
-        join_gather(r, g, p + u / s, gather_group_size(p, s, rest, g));
+        r->from_every_sender = 1;
     }
 }
 
@@ -74,9 +73,4 @@ void ig_fc_plan(int p, int q, int rank, ig_fc_role *role)
         plan_senders_not_fewer(p, q, rank, role);
     else
         plan_senders_fewer(p, q, rank, role);
-}
-
-int ig_fc_gather_block(int p, int key)
-{
-    return key < p ? key : IG_FC_NONE;
 }

@@ -13,8 +13,9 @@
  *            p - 1 members of its team and to its team's extras.
  *
  * The r leftover receivers (s p + u, u < r) are extras of team u mod s:
- * they take all p blocks from that team's members and send nothing (as
- * fc's leftover receivers join gather group u mod s, fc_plan.h).
+ * they take all p blocks from that team's members and send nothing (fc's
+ * take them from the senders instead, fc_plan.h: there a sender's link
+ * carries one block per team, here s already).
  *
  * Each receiver's link takes its p blocks, the bound p K; a sender's
  * carries s K (direct's: q K); a member sends p - 1 + e K, e its team's

@@ -89,9 +89,14 @@ START_TEST(cost_model_matches_hand_values)
     ck_assert(ig_ceil_log2(1) == 0 && ig_ceil_log2(2) == 1 && ig_ceil_log2(5) == 3 && ig_ceil_log2(8) == 3);
     ck_assert_double_eq(ig_cost_fc_half(4, 4, 1, &c), 3);  /* 1 + log 4 */
     ck_assert_double_eq(ig_cost_fc_half(2, 6, 1, &c), 5);  /* log 2 + 2 log(3+1) */
+    ck_assert_double_eq(ig_cost_fc_half(6, 10, 1, &c), 5); /* 6 + 4 leftovers: log 6 + 2 log(1+1), groups of 6 */
     c.ts = 0;
     c.tw = 1; /* bandwidth terms, k = 1 */
     ck_assert_double_eq(ig_cost_fc_half(4, 4, 1, &c), 4);          /* p k */
+    ck_assert_double_eq(ig_cost_fc_half(6, 10, 1, &c), 7);         /* (p + 1) k; the leftovers' (2 + 4) k */
+    c = (ig_cost_params){ .ts = 0, .tw = 0, .to = 1 };
+    ck_assert_double_eq(ig_cost_fc_half(6, 10, 1, &c), 6);         /* the leftovers: 2 rounds, then 4 sends */
+    c = (ig_cost_params){ .ts = 0, .tw = 1, .to = 0 };
     ck_assert_double_eq(ig_cost_root_gathering(4, 4, 1, &c), 15); /* (4p - 1) k */
     /* A round of dependent messages costs t_s + t_o. */
     c = (ig_cost_params){ .ts = 0, .tw = 0, .to = 1 };

@@ -1,7 +1,7 @@
 /*
  * Unit tests: the fully connected plan executed symbolically for every
  * 1 <= p, q <= 64.  Each process's holdings are tracked block by block
- * through the three stages, using only the per-process roles (as the real
+ * through the four stages, using only the per-process roles (as the real
  * executor does), and every receiver must end with each block exactly once,
  * in its own slot.
  */
@@ -111,25 +111,48 @@ static void stage_gather(sim *s)
         if (size == 0)
             continue;
         REQUIRE(size >= 2, "p=%d q=%d gather group of one", s->p, s->q);
-        int contributed[MAX_PQ] = { 0 };
+        /* Member k contributes block k (algo_fc.c), so a group is exactly
+         * p members, each holding its own block already. */
+        REQUIRE(size == s->p, "p=%d q=%d gather %d has %d members", s->p, s->q, color, size);
         for (int k = 0; k < size; k++) {
-            const ig_fc_role *ro = &s->role[members[k]];
-            REQUIRE_EQ(ro->gather_size, size);
-            int block = ig_fc_gather_block(s->p, k);
-            if (block == IG_FC_NONE)
-                continue;
-            REQUIRE(s->held[members[k]][block], "p=%d q=%d rank %d contributes block %d it lacks",
-                          s->p, s->q, members[k], block);
-            contributed[block]++;
+            REQUIRE_EQ(s->role[members[k]].gather_size, size);
+            REQUIRE(s->held[members[k]][k], "p=%d q=%d rank %d contributes block %d it lacks", s->p, s->q,
+                    members[k], k);
         }
-        for (int b = 0; b < s->p; b++)
-            REQUIRE(contributed[b] == 1, "p=%d q=%d gather %d: block %d contributed %d times", s->p,
-                          s->q, color, b, contributed[b]);
         /* Every member receives every block it did not contribute itself. */
         for (int k = 0; k < size; k++)
             for (int b = 0; b < s->p; b++)
-                if (ig_fc_gather_block(s->p, k) != b)
+                if (b != k)
                     deliver(s, members[k], b);
+    }
+}
+
+/* The leftover stage: each sender's range of receivers is the set of
+ * receivers that take every sender's block, and each sender sends only its
+ * own block. */
+static void stage_leftovers(sim *s)
+{
+    int sent_to[2 * MAX_PQ] = { 0 };
+    for (int a = 0; a < s->p; a++) {
+        const ig_fc_role *ra = &s->role[a];
+        REQUIRE(ra->leftover_count >= 0 && ra->leftover_count < s->p, "p=%d q=%d sender %d: %d leftovers", s->p,
+                s->q, a, ra->leftover_count);
+        if (ra->leftover_count == 0) {
+            REQUIRE_EQ(ra->leftover_first, IG_FC_NONE);
+            continue;
+        }
+        REQUIRE(s->held[a][a], "p=%d q=%d sender %d lacks its block", s->p, s->q, a);
+        for (int u = 0; u < ra->leftover_count; u++) {
+            int b = ra->leftover_first + u;
+            REQUIRE(b >= s->p && b < s->n && s->role[b].from_every_sender, "p=%d q=%d sender %d to %d", s->p, s->q,
+                    a, b);
+            deliver(s, b, a);
+            sent_to[b]++;
+        }
+    }
+    for (int b = s->p; b < s->n; b++) {
+        REQUIRE_EQ(s->role[b].leftover_count, 0);
+        REQUIRE_EQ(sent_to[b], s->role[b].from_every_sender ? s->p : 0);
     }
 }
 
@@ -150,6 +173,7 @@ START_TEST(plan_delivers_every_block_once)
             stage_direct(&s);
             stage_bcast(&s);
             stage_gather(&s);
+            stage_leftovers(&s);
             check_complete(&s);
         }
     }
@@ -188,18 +212,26 @@ START_TEST(plan_p_greater_q)
 }
 END_TEST
 
-/* Leftover receivers when p does not divide q: q = 7, p = 3 -> s = 2, r = 1. */
+/* Leftover receivers when p does not divide q: q = 7, p = 3 -> s = 2,
+ * r = 1: b_6 takes every sender's block, the gather groups stay at p. */
 START_TEST(plan_leftover_receivers)
 {
     ig_fc_role r;
     ig_fc_plan(3, 7, 3 + 6, &r);
     ck_assert_int_eq(r.bcast_color, IG_FC_NONE);
-    ck_assert_int_eq(r.gather_color, 0);
-    ck_assert_int_eq(r.gather_key, 3);
-    ck_assert_int_eq(r.gather_size, 4);
-    ck_assert_int_eq(ig_fc_gather_block(3, 3), IG_FC_NONE);
+    ck_assert_int_eq(r.gather_color, IG_FC_NONE);
+    ck_assert_int_eq(r.from_every_sender, 1);
     ig_fc_plan(3, 7, 3 + 4, &r); /* regular member of group 1 */
     ck_assert_int_eq(r.gather_size, 3);
+    ck_assert_int_eq(r.from_every_sender, 0);
+    ig_fc_plan(3, 7, 2, &r);
+    ck_assert_int_eq(r.leftover_first, 3 + 6);
+    ck_assert_int_eq(r.leftover_count, 1);
+    ig_fc_plan(6, 10, 5, &r); /* s = 1: four leftovers, one group of six */
+    ck_assert_int_eq(r.leftover_first, 6 + 6);
+    ck_assert_int_eq(r.leftover_count, 4);
+    ig_fc_plan(6, 10, 6 + 5, &r);
+    ck_assert_int_eq(r.gather_size, 6);
 }
 END_TEST
 
