@@ -57,7 +57,6 @@ static int fc_leftovers(ig_pair *pair, const ig_xfer *x)
         return MPI_ERR_NO_MEM;
     int rc = MPI_SUCCESS;
     for (int m = 0; m < n; m++) {
-        reqs[m] = MPI_REQUEST_NULL;
         if (sender)
             ig_err_keep(&rc, PMPI_Isend(x->sbuf, x->scount, x->stype, role->leftover_first + m, IG_TAG_DIRECT,
                                         pair->comm, &reqs[m]));
