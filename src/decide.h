@@ -137,13 +137,31 @@ int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *a
  * truncated receive returns, mpi_identity.h), the same on every process. */
 int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncated_receive_returns);
 
+/* Processes in the larger group from which the opening's tree applies
+ * (below); with fewer, the single process's q direct messages cost about
+ * what the tree's log2(q + 1) hops do. */
+#define IG_OPENING_TREE_MIN_OTHERS 4
+
+/* Whether an MPI_Allgather (not v: there the single process's tag names
+ * what it expects from each peer, which one message down the tree
+ * cannot) on a communicator of groups of n0 and n1 processes spanning
+ * `nodes` nodes sends the single process's round-one message down the
+ * tree (opening_plan.h, "The tree"): one group of one process, the other
+ * of at least IG_OPENING_TREE_MIN_OTHERS, between nodes (within a node
+ * only where the settings say tree, for tests: there the direct messages
+ * are memory copies).  From shared facts alone: every process answers
+ * alike. */
+int ig_decide_opening_tree(int allgatherv, int n0, int n1, int nodes, const ig_settings *s);
+
 /* Whether a process of `group` that sends send_bytes and expects
  * expect_bytes from each remote process is "small" in the opening: both
  * sizes below max_bytes (what the communicator's tags name exactly,
  * ig_opening_max_bytes), and the decision serves exactly these sizes with
- * the direct algorithm alone, all sends posted at once.  In a correct
- * call every process answers alike (the same sizes, seen from either
- * group). */
+ * the direct algorithm alone, all sends posted at once; or, where the
+ * tree applies, with fc alone, its one sender the single process, and a
+ * block of at most IG_OPENING_PIECE_BYTES (the tree then carries what
+ * fc's broadcast would).  In a correct call every process answers alike
+ * (the same sizes, seen from either group). */
 int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
                             int oversubscribed, int64_t max_bytes, const ig_settings *s);
 

@@ -24,21 +24,53 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
            n0 + n1 <= IG_OPENING_MAX_PROCS;
 }
 
+int ig_decide_opening_tree(int allgatherv, int n0, int n1, int nodes, const ig_settings *s)
+{
+    int fewer = n0 < n1 ? n0 : n1, more = n0 < n1 ? n1 : n0;
+    return !allgatherv && fewer == 1 && more >= IG_OPENING_TREE_MIN_OTHERS &&
+           (nodes > 1 || s->opening == IG_OPENING_TREE);
+}
+
+/* Where the tree applies: whether the choice is fc alone with the single
+ * process as its one sender (the other group sends nothing) and a block
+ * the tree passes on in one eager message.  fc's plan for one sender is a
+ * broadcast tree from it (fc_plan.h), which the opening's tree carries
+ * without the agreement before it. */
+static int served_by_tree(const ig_shape *sh, int allgatherv, const ig_choice *ch, const ig_settings *s)
+{
+    int single = sh->n[0] == 1 ? 0 : 1;
+    return ig_decide_opening_tree(allgatherv, sh->n[0], sh->n[1], sh->nodes, s) &&
+           sh->max_block[1 - single] == 0 && sh->max_block[single] > 0 && ch->nsteps == 1 &&
+           ch->steps[0].algorithm == IG_ALG_FC;
+}
+
 /* Whether the decision serves a shape of block sizes below max_bytes
- * with the direct algorithm alone, every send posted at once.  Sizes
- * alone: the agreement's layout flags could change the choice (they take
- * the byte-cutting algorithms away and, under
+ * with what the opening's round one carries alone: the direct algorithm,
+ * every send posted at once, or where the tree applies fc from the single
+ * process.  Sizes alone: the agreement's layout flags could change the
+ * choice (they take the byte-cutting algorithms away and, under
  * INTERGATHER_MANY_SENDERS=join with p > q, an overlapping send type turns
  * the join plan into spread, which may cost less than direct), but that
  * changes only which algorithm the agreed path would have run; a call the
  * round ends has all its blocks either way. */
-static int served_by_direct_alone(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s)
+static int served_by_round_one(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s)
 {
     ig_choice ch;
     if (sh->max_block[0] >= (uint64_t)max_bytes || sh->max_block[1] >= (uint64_t)max_bytes)
         return 0;
+    /* The tree passes on only what fits one eager message (it relays
+     * whole messages, and a relay keeps a mismatched one on its stack:
+     * opening.c). */
+    int single = sh->n[0] == 1 ? 0 : 1;
+    if (ig_decide_opening_tree(allgatherv, sh->n[0], sh->n[1], sh->nodes, s) &&
+        sh->max_block[single] > (uint64_t)IG_OPENING_PIECE_BYTES)
+        return 0;
     ig_decide(sh, allgatherv, s, &ch);
-    if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
+    if (ch.kind != IG_DECISION_SERVE)
+        return 0;
+    if (served_by_tree(sh, allgatherv, &ch, s))
+        return 1;
+    if (ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
         return 0;
     /* The opening posts every send at once: only where the direct step
      * would too, in either group (the larger group's count, so that both
@@ -55,7 +87,7 @@ int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes,
     /* What every process reads alike: its own sizes, its peers' from the
      * round's tags. */
     ig_shape_guess_uniform(group, send_bytes, expect_bytes, 0, 0, n0, n1, nodes, oversubscribed, &guess);
-    return served_by_direct_alone(&guess, 0, max_bytes, s);
+    return served_by_round_one(&guess, 0, max_bytes, s);
 }
 
 int ig_decide_opening_sends_v(int group, int64_t send_bytes, int64_t expect_max, int64_t expect_total, int n0,
@@ -66,7 +98,7 @@ int ig_decide_opening_sends_v(int group, int64_t send_bytes, int64_t expect_max,
         return 0;
     ig_shape_guess_uniform(group, send_bytes, expect_max, 0, 0, n0, n1, nodes, oversubscribed, &guess);
     guess.total[1 - group] = (uint64_t)expect_total; /* the other group's blocks exactly, its largest as above */
-    return served_by_direct_alone(&guess, 1, max_bytes, s);
+    return served_by_round_one(&guess, 1, max_bytes, s);
 }
 
 int ig_decide_opening_call_is_large(const ig_shape *sh, int allgatherv, int64_t max_bytes, const ig_settings *s)
@@ -76,7 +108,7 @@ int ig_decide_opening_call_is_large(const ig_shape *sh, int allgatherv, int64_t 
     ig_shape sizes_alone = *sh;
     sizes_alone.send_overlaps[0] = sizes_alone.send_overlaps[1] = 0;
     sizes_alone.scattered = sizes_alone.sparse = 0;
-    return !served_by_direct_alone(&sizes_alone, allgatherv, max_bytes, s);
+    return !served_by_round_one(&sizes_alone, allgatherv, max_bytes, s);
 }
 
 int ig_decide_opening_pieces(int64_t send_bytes, int nodes, const ig_settings *s)

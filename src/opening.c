@@ -14,6 +14,12 @@
 #include <string.h>
 
 #define MAX_REMOTE (IG_OPENING_MAX_PROCS - 1)
+/* Children of a node of the opening's tree: at most log2 of its nodes. */
+#define MAX_TREE_CHILDREN 6
+_Static_assert((1 << MAX_TREE_CHILDREN) >= IG_OPENING_MAX_PROCS, "a tree node's children fit");
+
+/* This process's part in the opening's tree (opening_plan.h, "The tree"). */
+typedef enum { TREE_NONE = 0, TREE_ROOT, TREE_MEMBER } tree_role;
 
 /* One process's opening: what it brings, and what it learns per peer. */
 typedef struct {
@@ -29,6 +35,11 @@ typedef struct {
     int n_done, truncated, peer_hard, mismatch;
     char (*sink)[IG_SINK_BYTES]; /* per remote rank: where a process that cannot receive takes its peer's block (p2p.h) */
     const char *send_bytes_at; /* a sender in pieces: where its block's bytes start */
+    tree_role tree;
+    int tree_nodes;       /* the single process and the other group's: n + 1 */
+    int node;             /* this process's node: 0 the single process, rank + 1 the others */
+    MPI_Comm merged;      /* where the other group's processes pass the message on */
+    int merged_first;     /* merged rank of the other group's rank 0 (a member's own group) */
 } opening;
 
 int ig_opening_applies(const ig_call *c, ig_comm_cache *cache, const ig_settings *s)
@@ -98,6 +109,23 @@ static int peer_of(const opening *o, int k)
     return (o->local_rank + k) % o->remote;
 }
 
+/* The remote ranks this process's round-one message goes to, in order:
+ * every peer, from peer_of; in the tree, the single process's children
+ * only (node m + 1 is remote rank m), the rest passing it on (relay). */
+static int round_one_targets(const opening *o, int *targets)
+{
+    int children[MAX_TREE_CHILDREN], n;
+    if (o->tree != TREE_ROOT) {
+        for (int k = 0; k < o->remote; k++)
+            targets[k] = peer_of(o, k);
+        return o->remote;
+    }
+    n = ig_opening_tree_children(o->tree_nodes, 0, children);
+    for (int i = 0; i < n; i++)
+        targets[i] = children[i] - 1;
+    return n;
+}
+
 /* Piece i of a block of `bytes` bytes (opening_plan.h): the block's
  * parts of IG_OPENING_PIECE_BYTES, cut as every part is (byte_pieces.h). */
 static ig_piece piece_of(int64_t bytes, int64_t i)
@@ -119,14 +147,17 @@ static int cuts_into_pieces(opening *o, const ig_settings *s, int nodes)
 {
     const ig_call *c = o->c;
     MPI_Aint true_lb;
-    if (!ig_opening_self_leaves_early(&o->self) || !ig_decide_opening_pieces(o->self.send, nodes, s) ||
+    /* Not in the tree, which passes whole messages on. */
+    if (o->tree != TREE_NONE || !ig_opening_self_leaves_early(&o->self) ||
+        !ig_decide_opening_pieces(o->self.send, nodes, s) ||
         !ig_type_contiguous(c->scount, c->stype) || ig_block_true_lb(c->scount, c->stype, &true_lb) != MPI_SUCCESS)
         return 0;
     o->send_bytes_at = (const char *)c->sbuf + true_lb;
     return 1;
 }
 
-/* Post the sends of a process that leaves early: to every peer its block,
+/* Post the sends of a process that leaves early: to every peer (in the
+ * tree, the single process's children: round_one_targets) its block,
  * in pieces if o->self.pieces (the first with the round-one tag), piece by
  * piece across the peers, each piece copied into `copy` just before it
  * goes (so the first leaves without waiting for the whole copy).  sends
@@ -134,13 +165,14 @@ static int cuts_into_pieces(opening *o, const ig_settings *s, int nodes)
 static int post_early_sends(opening *o, int64_t pieces, char *copy, MPI_Request *sends)
 {
     const ig_call *c = o->c;
-    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self, o->max_bytes);
+    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self, o->max_bytes), targets[MAX_REMOTE];
+    int n_targets = round_one_targets(o, targets);
     for (int64_t i = 0; i < pieces; i++) {
         ig_piece pc = piece_of(o->self.send, i);
         if (o->self.pieces)
             memcpy(piece_at(copy, pc), piece_at(o->send_bytes_at, pc), (size_t)pc.length);
-        for (int k = 0; k < o->remote; k++) {
-            int j = peer_of(o, k);
+        for (int k = 0; k < n_targets; k++) {
+            int j = targets[k];
             MPI_Request *req = &sends[(int64_t)j * pieces + i];
             if (!o->self.pieces)
                 ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
@@ -309,18 +341,129 @@ static int receive_rest_of_pieces(opening *o, int j)
     return rc;
 }
 
+/* The tree's relay (opening_plan.h, "The tree"): a process of the larger
+ * group takes its round-one message from its parent -- the single process
+ * itself on the opening's communicator, or a process of its own group on
+ * the merged one, which passes on the single process's tag -- and sends
+ * it on unchanged to its children, whatever its own arguments.  *st is
+ * what a direct receive of that message would have said: its tag, and as
+ * count the bytes of the whole message, so that round_one judges a block
+ * longer than expected truncated as it would the direct one. */
+typedef struct {
+    MPI_Message msg;
+    int source, tag, bytes, children[MAX_TREE_CHILDREN], n_children;
+    MPI_Comm from;
+} relayed;
+
+static int merged_rank_of_node(const opening *o, int node)
+{
+    return o->merged_first + node - 1;
+}
+
+static int forward_all(const opening *o, const relayed *r, const void *buf, int count, MPI_Datatype type,
+                       MPI_Request *fwd)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < r->n_children; i++)
+        ig_err_keep(&rc, PMPI_Isend(buf, count, type, merged_rank_of_node(o, r->children[i]), r->tag, o->merged,
+                                    &fwd[i]));
+    return rc;
+}
+
+/* A message of the size this process expects, to usable arguments (every
+ * correct call): received into place, passed on from there. */
+static int relay_in_place(opening *o, relayed *r, MPI_Request *fwd)
+{
+    int count;
+    void *slot = slot_of(o, 0, &count);
+    int rc = PMPI_Mrecv(slot, count, o->c->rtype, &r->msg, MPI_STATUS_IGNORE);
+    ig_err_keep(&rc, forward_all(o, r, slot, count, o->c->rtype, fwd));
+    return rc;
+}
+
+/* Any other message (an erroneous call, or arguments this process cannot
+ * use): taken whole as bytes and passed on from there, then as much of it
+ * as fits placed (whole elements; nothing where the arguments are
+ * unusable).  It is at most one eager piece (a single process sends a
+ * block down the tree only then, ig_decide_opening_sends), so it fits on
+ * the stack and nothing can fail to be allocated; the sends on are
+ * completed here. */
+static int relay_as_bytes(opening *o, relayed *r)
+{
+    char bytes[IG_OPENING_PIECE_BYTES];
+    MPI_Request fwd[MAX_TREE_CHILDREN];
+    int rc, count, type_size = 0;
+    for (int i = 0; i < r->n_children; i++)
+        fwd[i] = MPI_REQUEST_NULL;
+    if (r->bytes > (int)sizeof bytes) { /* only from a single process of another build: dropped, said so */
+        PMPI_Mrecv(NULL, 0, MPI_BYTE, &r->msg, MPI_STATUS_IGNORE);
+        r->tag = IG_OPENING_TAG_VERDICT; /* below the round-one tags: nothing is known */
+        rc = forward_all(o, r, NULL, 0, MPI_BYTE, fwd);
+        ig_err_keep(&rc, ig_waitall(r->n_children, fwd));
+        return MPI_ERR_INTERN;
+    }
+    rc = PMPI_Mrecv(bytes, r->bytes, MPI_BYTE, &r->msg, MPI_STATUS_IGNORE);
+    ig_err_keep(&rc, forward_all(o, r, bytes, r->bytes, MPI_BYTE, fwd));
+    if (rc == MPI_SUCCESS && !o->self.hard) {
+        void *slot = slot_of(o, 0, &count);
+        int position = 0, fits = r->bytes < expects_from(o, 0) ? r->bytes : (int)expects_from(o, 0);
+        ig_err_keep(&rc, PMPI_Type_size(o->c->rtype, &type_size));
+        if (rc == MPI_SUCCESS && type_size > 0 && fits / type_size > 0)
+            ig_err_keep(&rc, PMPI_Unpack(bytes, r->bytes, &position, slot, fits / type_size, o->c->rtype, o->merged));
+    }
+    ig_err_keep(&rc, ig_waitall(r->n_children, fwd));
+    return rc;
+}
+
+static int relay(opening *o, MPI_Request *fwd, int *n_fwd, MPI_Status *st)
+{
+    int parent = ig_opening_tree_parent(o->node), rc;
+    relayed r = { .msg = MPI_MESSAGE_NULL, .tag = IG_OPENING_TAG_VERDICT };
+    r.from = parent == 0 ? o->comm : o->merged;
+    r.source = parent == 0 ? 0 : merged_rank_of_node(o, parent);
+    r.n_children = ig_opening_tree_children(o->tree_nodes, o->node, r.children);
+    *n_fwd = 0;
+    MPI_Status probe;
+    rc = PMPI_Mprobe(r.source, MPI_ANY_TAG, r.from, &r.msg, &probe);
+    if (rc == MPI_SUCCESS) {
+        r.tag = probe.MPI_TAG;
+        rc = PMPI_Get_count(&probe, MPI_BYTE, &r.bytes);
+    }
+    if (rc != MPI_SUCCESS) { /* nothing known: the children hear a tag that says so */
+        if (r.msg != MPI_MESSAGE_NULL)
+            PMPI_Mrecv(NULL, 0, MPI_BYTE, &r.msg, MPI_STATUS_IGNORE);
+        r.tag = IG_OPENING_TAG_VERDICT;
+        r.bytes = 0;
+        *n_fwd = r.n_children;
+        ig_err_keep(&rc, forward_all(o, &r, NULL, 0, MPI_BYTE, fwd));
+    } else if (!o->self.hard && r.tag >= IG_OPENING_TAG_FIRST && r.bytes == expects_from(o, 0)) {
+        *n_fwd = r.n_children;
+        rc = relay_in_place(o, &r, fwd);
+    } else {
+        rc = relay_as_bytes(o, &r);
+    }
+    /* A tag below the round-one tags: the parent knew nothing; said as a
+     * failed receive, which round_one takes as "nothing known". */
+    st->MPI_SOURCE = 0;
+    st->MPI_TAG = r.tag;
+    st->MPI_ERROR = rc != MPI_SUCCESS ? rc : r.tag < IG_OPENING_TAG_FIRST ? MPI_ERR_OTHER : MPI_SUCCESS;
+    PMPI_Status_set_elements(st, MPI_BYTE, r.bytes);
+    return rc;
+}
+
 static int round_one(opening *o)
 {
-    MPI_Request reqs[2 * MAX_REMOTE];
-    MPI_Status stats[2 * MAX_REMOTE];
+    MPI_Request reqs[2 * MAX_REMOTE + MAX_TREE_CHILDREN];
+    MPI_Status stats[2 * MAX_REMOTE + MAX_TREE_CHILDREN], relayed_status;
     const ig_call *c = o->c;
     int rc = MPI_SUCCESS, per_peer = c->op == IG_OP_ALLGATHERV, tag = ig_opening_tag(&o->self, o->max_bytes);
-    for (int i = 0; i < 2 * o->remote; i++)
+    int targets[MAX_REMOTE], n_targets = round_one_targets(o, targets), n_fwd = 0;
+    for (int i = 0; i < 2 * o->remote + MAX_TREE_CHILDREN; i++)
         reqs[i] = MPI_REQUEST_NULL;
-    for (int j = 0; j < o->remote; j++)
+    for (int j = 0; j < o->remote && o->tree != TREE_MEMBER; j++)
         ig_err_keep(&rc, post_receive(o, j, MPI_ANY_TAG, &reqs[j]));
-    for (int k = 0; k < o->remote; k++) {
-        int j = peer_of(o, k);
+    for (int k = 0; k < n_targets; k++) {
+        int j = targets[k];
         if (per_peer) { /* an MPI_Allgather's tag is the same for every peer */
             ig_opening_self toward = self_toward(o, j);
             tag = ig_opening_tag(&toward, o->max_bytes);
@@ -331,11 +474,17 @@ static int round_one(opening *o)
         else
             ig_err_keep(&rc, PMPI_Isend(NULL, 0, MPI_BYTE, j, tag, o->comm, req));
     }
+    /* In the tree, the single process's message comes from the parent,
+     * after this process's own message to it has gone. */
+    if (o->tree == TREE_MEMBER)
+        ig_err_keep(&rc, relay(o, &reqs[2 * o->remote], &n_fwd, &relayed_status));
     /* Each operation's own error is in its status; a truncated receive is
      * no failure of the round (the pair is simply not done). */
-    wait_statuses(2 * o->remote, reqs, stats);
-    for (int i = o->remote; i < 2 * o->remote; i++)
+    wait_statuses(2 * o->remote + n_fwd, reqs, stats);
+    for (int i = o->remote; i < 2 * o->remote + n_fwd; i++)
         ig_err_keep(&rc, stats[i].MPI_ERROR);
+    if (o->tree == TREE_MEMBER)
+        stats[0] = relayed_status;
     for (int j = 0; j < o->remote; j++) {
         int bytes = 0, truncated = ig_is_truncation(stats[j].MPI_ERROR);
         ig_opening_self toward = self_toward(o, j);
@@ -548,6 +697,25 @@ static void remember_receivers(const opening *o, ig_comm_cache *cache, int left_
     ig_decide_opening_observe_receivers(&m->receivers, o->self.send, all_small);
 }
 
+/* Where the round sends the single process's message down the tree
+ * (ig_decide_opening_tree, from facts every process shares): this
+ * process's part in it.  A process of the larger group passes the message
+ * on, so it never leaves early (opening_plan.h, "The tree"). */
+static void join_tree(opening *o, ig_comm_cache *cache, const ig_settings *s)
+{
+    int n[2], group = ig_comm_cache_group_sizes(cache, n);
+    if (!ig_decide_opening_tree(o->c->op == IG_OP_ALLGATHERV, n[0], n[1], ig_comm_cache_nodes(cache), s))
+        return;
+    o->tree = o->remote == 1 ? TREE_MEMBER : TREE_ROOT;
+    o->tree_nodes = 1 + (o->tree == TREE_MEMBER ? n[group] : o->remote);
+    o->node = o->tree == TREE_MEMBER ? o->local_rank + 1 : 0;
+    o->merged = ig_comm_cache_merged(cache);
+    o->merged_first = group == 0 ? 0 : n[0];
+    if (o->tree == TREE_MEMBER)
+        o->self.stays = 1;
+    ig_stats_opening(IG_OPENING_STAT_TREE);
+}
+
 /* The round itself, once what an earlier call left is settled. */
 static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
@@ -558,6 +726,7 @@ static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, cons
     ig_opening_left *left = ig_comm_cache_opening_left(cache);
     o.local_rank = ig_comm_cache_local_rank(cache);
     o.self = what_it_brings(c, cache, s);
+    join_tree(&o, cache, s);
     o.self.pieces = cuts_into_pieces(&o, s, ig_comm_cache_nodes(cache));
     int early = ig_opening_self_leaves_early(&o.self);
     *rc = early ? leave_early(&o, left) : round_one(&o);

@@ -129,3 +129,16 @@ int ig_opening_all_go_on(int own_verdict, int n_peers, const int64_t *peer_verdi
             return 0;
     return 1;
 }
+
+int ig_opening_tree_children(int n, int node, int *children)
+{
+    int count = 0, top = 1;
+    while (top * 2 < n) /* the largest power of two below n */
+        top *= 2;
+    for (int step = top; step >= 1; step /= 2) {
+        int below_lowest_bit = node == 0 || step < (node & -node);
+        if (below_lowest_bit && node + step < n)
+            children[count++] = node + step;
+    }
+    return count;
+}

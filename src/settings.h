@@ -39,7 +39,7 @@
 #define IG_ALGORITHM_AUTO (-1)
 #define IG_ALGORITHM_NATIVE (-2)
 
-enum { IG_OPENING_OFF = 0, IG_OPENING_ON = 1, IG_OPENING_PIECES = 2 };
+enum { IG_OPENING_OFF = 0, IG_OPENING_ON = 1, IG_OPENING_PIECES = 2, IG_OPENING_TREE = 3 };
 
 /* INTERGATHER_OVERSUBSCRIBED: whether a node has more processes than cores
  * to run them on: detected per communicator (comm_cache.c), or said. */
@@ -87,8 +87,11 @@ typedef struct {
     /* INTERGATHER_OPENING: whether MPI_Allgather(v) calls start with the
      * opening round (opening_plan.h): IG_OPENING_ON (the default; an early
      * sender cuts its block into eager pieces between nodes only),
-     * IG_OPENING_OFF, or IG_OPENING_PIECES (cuts also within a node: for
-     * tests on one machine, and transports whose eager limit is higher). */
+     * IG_OPENING_OFF, IG_OPENING_PIECES (cuts also within a node: for
+     * tests on one machine, and transports whose eager limit is higher),
+     * or IG_OPENING_TREE (a group of one process sends its round-one
+     * message down the tree also within a node, decide.h:
+     * ig_decide_opening_tree; for tests on one machine). */
     int opening;
     /* INTERGATHER_OVERSUBSCRIBED: IG_OVERSUBSCRIBED_AUTO (the default: a
      * communicator whose processes all share one node counts as
@@ -129,7 +132,7 @@ int ig_parse_ring_schedule(const char *text, ig_ring_kind *out);
 int ig_parse_group_stage(const char *text, ig_group_stage *out);
 int ig_parse_many_senders(const char *text, ig_many_senders *out);
 int ig_parse_algorithm(const char *text, int *out);
-/* INTERGATHER_OPENING: on, off (1, 0) or pieces. */
+/* INTERGATHER_OPENING: on, off (1, 0), pieces or tree. */
 int ig_parse_opening(const char *text, int *out);
 /* INTERGATHER_OVERSUBSCRIBED: auto, yes (on, 1) or no (off, 0). */
 int ig_parse_oversubscribed(const char *text, int *out);

@@ -85,7 +85,8 @@ static const word_value opening_words[] = { { "on", IG_OPENING_ON },
                                             { "off", IG_OPENING_OFF },
                                             { "1", IG_OPENING_ON },
                                             { "0", IG_OPENING_OFF },
-                                            { "pieces", IG_OPENING_PIECES } };
+                                            { "pieces", IG_OPENING_PIECES },
+                                            { "tree", IG_OPENING_TREE } };
 static const word_value oversubscribed_words[] = {
     { "auto", IG_OVERSUBSCRIBED_AUTO }, { "yes", IG_OVERSUBSCRIBED_YES }, { "no", IG_OVERSUBSCRIBED_NO },
     { "on", IG_OVERSUBSCRIBED_YES },    { "off", IG_OVERSUBSCRIBED_NO },  { "1", IG_OVERSUBSCRIBED_YES },

@@ -96,10 +96,11 @@ void ig_stats_report(int world_rank)
     APPEND("; posted-early=%lu withdrawn=%lu sent-on-early=%lu", atomic_load(&posted_early), atomic_load(&withdrawn),
            atomic_load(&sent_on_early));
     APPEND("; arrays-allocated=%lu paced-sends=%lu", atomic_load(&arrays_allocated), atomic_load(&paced_sends));
-    APPEND("; opening ended=%lu pair-by-pair=%lu went-on=%lu in-pieces=%lu taken-later=%lu skipped=%lu learnt-early=%lu",
+    APPEND("; opening ended=%lu pair-by-pair=%lu went-on=%lu in-pieces=%lu taken-later=%lu skipped=%lu learnt-early=%lu"
+           " tree=%lu",
            atomic_load(&openings[IG_OPENING_STAT_ENDED]), atomic_load(&openings[IG_OPENING_STAT_PAIR_BY_PAIR]),
            atomic_load(&openings[IG_OPENING_STAT_WENT_ON]), atomic_load(&openings[IG_OPENING_STAT_IN_PIECES]),
            atomic_load(&openings[IG_OPENING_STAT_TAKEN_LATER]), atomic_load(&openings[IG_OPENING_STAT_SKIPPED]),
-           atomic_load(&openings[IG_OPENING_STAT_LEARNT_EARLY]));
+           atomic_load(&openings[IG_OPENING_STAT_LEARNT_EARLY]), atomic_load(&openings[IG_OPENING_STAT_TREE]));
     ig_log("%s", line);
 }

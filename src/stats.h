@@ -65,6 +65,7 @@ typedef enum {
     IG_OPENING_STAT_TAKEN_LATER,  /* ... and some peer that left early too takes them later (opening_left.h) */
     IG_OPENING_STAT_SKIPPED,      /* not run: predicted from the last calls (ig_decide_opening_predict_skip) */
     IG_OPENING_STAT_LEARNT_EARLY, /* an MPI_Allgatherv sender left early, its receivers seen small (opening.c) */
+    IG_OPENING_STAT_TREE,         /* the round ran with the single process's message down the tree (opening_plan.h) */
     IG_OPENING_STAT_COUNT
 } ig_opening_stat;
 void ig_stats_opening(ig_opening_stat what);
