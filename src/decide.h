@@ -211,7 +211,8 @@ int ig_decide_opening_learnt_early(const ig_opening_receivers_seen *seen, const 
 /* Whether the call just agreed on a communicator where the opening
  * applies, of shape sh (an MPI_Allgatherv's where allgatherv), is "large":
  * one the round would not have ended (its sizes, without the layout flags,
- * are not the direct algorithm's alone), so that a next call of the same
+ * are not the direct algorithm's alone, nor the tree's fc: ig_decide_opening_sends),
+ * so that a next call of the same
  * sizes would pay the round and its verdicts for nothing (on the emulated
  * cluster, 1.7 of 2.9 ms at 4+12 with 4 KiB blocks).  A call whose shape
  * the round would end, an erroneous one, one the MPI library serves for a

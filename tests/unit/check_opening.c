@@ -502,6 +502,141 @@ static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int
     REQUIRE(!ig_decide_opening_call_is_large(&odd, 0, max, s), "skips after unusable arguments");
 }
 
+/* Whether the agreed choice ch for shape sh is what the opening's tree
+ * carries (decide.h, ig_decide_opening_tree): fc from a single sending
+ * process whose block fits one eager message. */
+static int tree_carries(const ig_shape *sh, const ig_choice *ch, const ig_settings *s)
+{
+    int single = sh->n[0] == 1 ? 0 : 1;
+    return ig_decide_opening_tree(0, sh->n[0], sh->n[1], sh->nodes, s) && sh->n[single] == 1 &&
+           sh->max_block[1 - single] == 0 && sh->max_block[single] > 0 &&
+           sh->max_block[single] <= (uint64_t)IG_OPENING_PIECE_BYTES && ch->kind == IG_DECISION_SERVE &&
+           ch->nsteps == 1 && ch->steps[0].algorithm == IG_ALG_FC;
+}
+
+/* The opening's tree (opening_plan.h, "The tree"): for every number of
+ * nodes the opening can have, every node but the single process (node 0)
+ * has exactly one parent, which lists it among its children; children
+ * come largest subtree first; no node has more than ceil(log2 n)
+ * children (opening.c's room) or lies deeper than that. */
+START_TEST(tree_spans_every_node)
+{
+    for (int n = 1; n <= IG_OPENING_MAX_PROCS; n++) {
+        int heard[IG_OPENING_MAX_PROCS] = { 0 }, log2n = 0;
+        while ((1 << log2n) < n)
+            log2n++;
+        for (int v = 0; v < n; v++) {
+            int children[8], count = ig_opening_tree_children(n, v, children);
+            REQUIRE(count <= log2n, "node %d of %d has %d children", v, n, count);
+            for (int i = 0; i < count; i++) {
+                REQUIRE(children[i] > v && children[i] < n, "node %d of %d: child %d", v, n, children[i]);
+                REQUIRE(ig_opening_tree_parent(children[i]) == v, "node %d of %d: child %d has another parent", v,
+                        n, children[i]);
+                REQUIRE(i == 0 || children[i] < children[i - 1], "node %d of %d: children not largest first", v, n);
+                heard[children[i]]++;
+            }
+            int depth = 0;
+            for (int u = v; u != 0; u = ig_opening_tree_parent(u))
+                depth++;
+            REQUIRE(depth <= log2n, "node %d of %d at depth %d", v, n, depth);
+        }
+        REQUIRE(heard[0] == 0, "the single process hears from the tree");
+        for (int v = 1; v < n; v++)
+            REQUIRE(heard[v] == 1, "node %d of %d hears %d times", v, n, heard[v]);
+    }
+}
+END_TEST
+
+/* In the tree every process of the larger group stays (it passes the
+ * single process's message on) and the single process never cuts its
+ * block into pieces; the relay passes on what a direct message would have
+ * carried, so each pair hears what heard_by says.  Every such layout of a
+ * single process and one to three others, and random ones of one and
+ * five, erroneous ones included, keeps every property of simulate(). */
+static void make_tree(layout *l)
+{
+    int single = l->n[0] == 1 ? 0 : 1;
+    for (int x = 0; x < l->np; x++) {
+        l->self[x].pieces = 0;
+        if (group_of(l, x) == single || l->self[x].hard)
+            continue;
+        l->self[x].stays = 1;
+        l->self[x].expects_any = l->self[x].expect > 0;
+        for (int y = 0; y < l->np; y++)
+            l->expect_from[x][y] = l->self[x].expect;
+    }
+}
+
+START_TEST(tree_layouts)
+{
+    const int64_t caps[] = { IG_OPENING_MAX_BYTES, 12 };
+    for (int c = 0; c < 2; c++)
+        for (int others = 1; others <= 3; others++)
+            for (int single = 0; single < 2; single++) {
+                layout l = { .n = { single == 0 ? 1 : others, single == 0 ? others : 1 }, .np = 1 + others,
+                             .max_bytes = caps[c] };
+                long total = 1;
+                for (int i = 0; i < l.np; i++)
+                    total *= view_count();
+                for (long k = 0; k < total; k++) {
+                    long rest = k;
+                    for (int i = 0; i < l.np; i++, rest /= view_count())
+                        l.self[i] = view((int)(rest % view_count()), caps[c]);
+                    make_tree(&l);
+                    simulate(&l);
+                }
+            }
+    srand(777);
+    for (int k = 0; k < 200000; k++) {
+        layout l = { .n = { k % 2 ? 1 : 5, k % 2 ? 5 : 1 }, .np = 6, .max_bytes = k % 4 < 2 ? 12 : IG_OPENING_MAX_BYTES };
+        for (int i = 0; i < l.np; i++)
+            l.self[i] = view(rand() % view_count(), l.max_bytes);
+        make_tree(&l);
+        simulate(&l);
+    }
+}
+END_TEST
+
+/* Where the tree applies: from the operation, the group sizes, the nodes
+ * and the settings alone.  And on the emulated cluster's model (1+15,
+ * t_s 78 us, t_w 78 ns/byte, sixteen nodes), 4 KiB blocks from the single
+ * process are small from both groups (fc alone serves them, down the
+ * tree), so a correct call ends in the round; blocks above one eager
+ * message are small for neither, though fc serves them too; blocks from
+ * the larger group are not the tree's. */
+START_TEST(tree_applies_and_serves_small_blocks)
+{
+    ig_settings s;
+    ig_settings_defaults(&s);
+    REQUIRE(ig_decide_opening_tree(0, 1, 4, 2, &s) && ig_decide_opening_tree(0, 4, 1, 2, &s), "1+4 between nodes");
+    REQUIRE(!ig_decide_opening_tree(0, 1, 3, 4, &s), "1+3: three direct messages");
+    REQUIRE(!ig_decide_opening_tree(1, 1, 8, 9, &s), "MPI_Allgatherv: tags per peer");
+    REQUIRE(!ig_decide_opening_tree(0, 2, 8, 10, &s), "no single process");
+    REQUIRE(!ig_decide_opening_tree(0, 1, 8, 1, &s), "within a node by default");
+    s.opening = IG_OPENING_TREE;
+    REQUIRE(ig_decide_opening_tree(0, 1, 8, 1, &s), "within a node where the settings say tree");
+    ig_settings_defaults(&s);
+    s.net_model = (ig_cost_params){ 7.8e-5, 7.8e-8, 0 };
+    const int64_t max = ig_opening_max_bytes(tag_ubs[0]);
+    for (int g = 0; g < 2; g++) {
+        int n0 = g == 0 ? 1 : 15, n1 = g == 0 ? 15 : 1;
+        int single = g, other = 1 - g;
+        REQUIRE(ig_decide_opening_sends(single, 4096, 0, n0, n1, 16, 0, max, &s), "the single process, 4 KiB");
+        REQUIRE(ig_decide_opening_sends(other, 0, 4096, n0, n1, 16, 0, max, &s), "the others, 4 KiB");
+        REQUIRE(!ig_decide_opening_sends(single, 128 * 1024, 0, n0, n1, 16, 0, max, &s), "128 KiB is small");
+        REQUIRE(!ig_decide_opening_sends(other, 0, 128 * 1024, n0, n1, 16, 0, max, &s), "128 KiB is small");
+        ig_shape sh;
+        ig_choice ch;
+        ig_shape_guess_uniform(single, 4096, 0, 0, 0, n0, n1, 16, 0, &sh);
+        ig_decide(&sh, 0, &s, &ch);
+        REQUIRE(tree_carries(&sh, &ch, &s), "4 KiB from the single process is not fc's");
+        sh.reason = IG_FALLBACK_NONE;
+        sh.sizes = IG_SIZES_AGREE;
+        REQUIRE(!ig_decide_opening_call_is_large(&sh, 0, max, &s), "an agreed 4 KiB call counts as large");
+    }
+}
+END_TEST
+
 START_TEST(small_is_joint_and_direct)
 {
     ig_settings s;
@@ -533,8 +668,9 @@ START_TEST(small_is_joint_and_direct)
                             ig_shape_guess_uniform(0, sizes[a], sizes[b], 1, 1, n0, n1, nodes, over, &sh);
                             ig_decide(&sh, 0, &s, &ch);
                             REQUIRE(ch.kind == IG_DECISION_SERVE && ch.nsteps == 1 &&
-                                        ch.steps[0].algorithm == IG_ALG_DIRECT,
-                                    "small at %d+%d but the agreed choice is not direct", n0, n1);
+                                        (ch.steps[0].algorithm == IG_ALG_DIRECT || tree_carries(&sh, &ch, &s)),
+                                    "small at %d+%d but the agreed choice is neither direct nor the tree's fc", n0,
+                                    n1);
                         }
     REQUIRE(smalls > 0, "nothing is ever small");
     REQUIRE(skips > 0, "no call is ever skipped after");
@@ -575,7 +711,7 @@ START_TEST(small_up_to_the_direct_window)
                             int direct = ch.kind == IG_DECISION_SERVE && ch.nsteps == 1 &&
                                          ch.steps[0].algorithm == IG_ALG_DIRECT;
                             int larger = lo > hi ? lo : hi;
-                            int want = direct && larger <= ch.steps[0].window;
+                            int want = (direct && larger <= ch.steps[0].window) || tree_carries(&sh, &ch, &s);
                             int got = ig_decide_opening_sends(0, sizes[a], sizes[b], lo, hi, nodes, 0, max, &s);
                             REQUIRE(got == want, "%d+%d, %d node(s), %lld/%lld bytes: small %d, want %d", lo, hi,
                                     nodes, (long long)sizes[a], (long long)sizes[b], got, want);
@@ -761,6 +897,9 @@ int main(void)
     tcase_add_test(tc, small_up_to_the_direct_window);
     tcase_add_test(tc, skip_predicted_from_history);
     tcase_add_test(tc, pieces_and_learnt_early);
+    tcase_add_test(tc, tree_spans_every_node);
+    tcase_add_test(tc, tree_layouts);
+    tcase_add_test(tc, tree_applies_and_serves_small_blocks);
     suite_add_tcase(suite, tc);
     return ig_run_suite(suite);
 }
