@@ -173,7 +173,27 @@ static ig_opening_self view(int v, int64_t max_bytes)
     return s;
 }
 
-static void enumerate(int n0, int n1, int64_t max_bytes)
+/* In the tree every process of the larger group stays (it passes the
+ * single process's message on) and the single process never cuts its
+ * block into pieces; the relay passes on what a direct message would have
+ * carried, so each pair hears what heard_by says (tree_layouts). */
+static void make_tree(layout *l)
+{
+    int single = l->n[0] == 1 ? 0 : 1;
+    for (int x = 0; x < l->np; x++) {
+        l->self[x].pieces = 0;
+        if (group_of(l, x) == single || l->self[x].hard)
+            continue;
+        l->self[x].stays = 1;
+        l->self[x].expects_any = l->self[x].expect > 0;
+        for (int y = 0; y < l->np; y++)
+            l->expect_from[x][y] = l->self[x].expect;
+    }
+}
+
+/* Every layout of views on groups of n0 and n1 processes; in the tree
+ * (make_tree) where `tree` says so. */
+static void enumerate(int n0, int n1, int64_t max_bytes, int tree)
 {
     layout l = { .n = { n0, n1 }, .np = n0 + n1, .max_bytes = max_bytes };
     long total = 1;
@@ -183,6 +203,8 @@ static void enumerate(int n0, int n1, int64_t max_bytes)
         long rest = k;
         for (int i = 0; i < l.np; i++, rest /= view_count())
             l.self[i] = view((int)(rest % view_count()), max_bytes);
+        if (tree)
+            make_tree(&l);
         simulate(&l);
     }
 }
@@ -195,7 +217,7 @@ START_TEST(every_layout_up_to_four_processes)
     for (int c = 0; c < 2; c++)
         for (int n0 = 1; n0 <= 3; n0++)
             for (int n1 = 1; n0 + n1 <= 4; n1++)
-                enumerate(n0, n1, caps[c]);
+                enumerate(n0, n1, caps[c], 0);
 }
 END_TEST
 
@@ -547,45 +569,16 @@ START_TEST(tree_spans_every_node)
 }
 END_TEST
 
-/* In the tree every process of the larger group stays (it passes the
- * single process's message on) and the single process never cuts its
- * block into pieces; the relay passes on what a direct message would have
- * carried, so each pair hears what heard_by says.  Every such layout of a
- * single process and one to three others, and random ones of one and
- * five, erroneous ones included, keeps every property of simulate(). */
-static void make_tree(layout *l)
-{
-    int single = l->n[0] == 1 ? 0 : 1;
-    for (int x = 0; x < l->np; x++) {
-        l->self[x].pieces = 0;
-        if (group_of(l, x) == single || l->self[x].hard)
-            continue;
-        l->self[x].stays = 1;
-        l->self[x].expects_any = l->self[x].expect > 0;
-        for (int y = 0; y < l->np; y++)
-            l->expect_from[x][y] = l->self[x].expect;
-    }
-}
-
+/* Every layout in the tree of a single process and one to three others,
+ * and random ones of one and five, erroneous ones included, keeps every
+ * property of simulate(). */
 START_TEST(tree_layouts)
 {
     const int64_t caps[] = { IG_OPENING_MAX_BYTES, 12 };
     for (int c = 0; c < 2; c++)
         for (int others = 1; others <= 3; others++)
-            for (int single = 0; single < 2; single++) {
-                layout l = { .n = { single == 0 ? 1 : others, single == 0 ? others : 1 }, .np = 1 + others,
-                             .max_bytes = caps[c] };
-                long total = 1;
-                for (int i = 0; i < l.np; i++)
-                    total *= view_count();
-                for (long k = 0; k < total; k++) {
-                    long rest = k;
-                    for (int i = 0; i < l.np; i++, rest /= view_count())
-                        l.self[i] = view((int)(rest % view_count()), caps[c]);
-                    make_tree(&l);
-                    simulate(&l);
-                }
-            }
+            for (int single = 0; single < 2; single++)
+                enumerate(single == 0 ? 1 : others, single == 0 ? others : 1, caps[c], 1);
     srand(777);
     for (int k = 0; k < 200000; k++) {
         layout l = { .n = { k % 2 ? 1 : 5, k % 2 ? 5 : 1 }, .np = 6, .max_bytes = k % 4 < 2 ? 12 : IG_OPENING_MAX_BYTES };
