@@ -6,7 +6,7 @@
 #     and the relay forced on both: by default it runs between nodes only),
 #     the communicator churn and the fallbacks, a forced chain that grows
 #     its pair's room, the join plan, the opening round (also with blocks
-#     sent in pieces) and random calls (the soak program); any invalid
+#     sent in pieces, and down the tree) and random calls (the soak program); any invalid
 #     access, or undefined behaviour in the library (a signed overflow in a
 #     byte count, a misaligned access, a shift out of range...), fails.
 #     Leak detection is left to valgrind: Open MPI
@@ -86,6 +86,12 @@ asan_run 7 "$top/tests/mpi/opening" 3 hard
 asan_run 6 "$top/tests/mpi/opening_v" 3 hard
 asan_run 6 "$top/tests/mpi/opening_v" 4 learned
 INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct asan_run 5 "$top/tests/mpi/opening" 2 pieces
+# The opening's tree (a group of one process, its message passed on by
+# the others), both ways round, and random calls down it.
+INTERGATHER_OPENING=tree asan_run 6 "$top/tests/mpi/opening" 1 hard
+INTERGATHER_OPENING=tree asan_run 6 "$top/tests/mpi/opening" 5 hard
+INTERGATHER_OPENING=tree INTERGATHER_SHM_MODEL=ts=7.8e-5,tw=7.8e-8,to=0 \
+    asan_run 6 "$top/tests/mpi/soak" --calls 200 --seed 20261203 --left 1 --watchdog 120
 # The relay runs by default between nodes only: forced here.
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgather_matrix" 2 1000
 INTERGATHER_ALGORITHM=relay asan_run 5 "$top/tests/mpi/allgatherv_matrix" 2 1000
@@ -118,7 +124,7 @@ INTERGATHER_ALGORITHM=fc INTERGATHER_MANY_SENDERS=join asan_run 5 "$top/tests/mp
 # histories for the opening round's predicted skip, and communicators
 # created and freed as the calls go.
 asan_run 8 "$top/tests/mpi/soak" --calls 300 --seed 20261127 --left 3 --watchdog 120
-echo "ok asan+ubsan: matrices, churn, fallbacks, early posting (direct, the star), opening round, relay, full duplex in parts, type order, truncation, chain, join, random calls"
+echo "ok asan+ubsan: matrices, churn, fallbacks, early posting (direct, the star), opening round (also down the tree), relay, full duplex in parts, type order, truncation, chain, join, random calls"
 
 echo "== UndefinedBehaviorSanitizer: totals beyond 2 GiB"
 mkdir "$work/ubsan"
@@ -172,6 +178,7 @@ INTERGATHER_OPENING=off INTERGATHER_ALGORITHM=star vg_run "the star posted early
 vg_run "opening round" 4 "$top/tests/mpi/opening" 2 hard
 vg_run "opening round, MPI_Allgatherv" 4 "$top/tests/mpi/opening_v" 2 hard
 INTERGATHER_OPENING=pieces INTERGATHER_ALGORITHM=direct vg_run "opening in pieces" 4 "$top/tests/mpi/opening" 2 pieces
+INTERGATHER_OPENING=tree vg_run "opening down the tree" 5 "$top/tests/mpi/opening" 1 hard
 INTERGATHER_ALGORITHM=relay vg_run "relay" 4 "$top/tests/mpi/allgather_matrix" 1 1000
 INTERGATHER_ALGORITHM=relay vg_run "relay, allgatherv" 4 "$top/tests/mpi/allgatherv_matrix" 1 500
 INTERGATHER_ALGORITHM=relay vg_run "relay, pieces in parts" 4 "$top/tests/mpi/allgather_matrix" 1 65536

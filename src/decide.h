@@ -137,19 +137,21 @@ int ig_decide_posted_stand(const int64_t *posted, int nprocs, const ig_choice *a
  * truncated receive returns, mpi_identity.h), the same on every process. */
 int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncated_receive_returns);
 
-/* Processes in the larger group from which the opening's tree applies
- * (below); with fewer, the single process's q direct messages cost about
- * what the tree's log2(q + 1) hops do. */
+/* The opening's trees (opening_plan.h, "The tree"): at most this many
+ * roots (the smaller group), and at least IG_OPENING_TREE_MIN_OTHERS
+ * processes of the other group per root; with fewer, a root's q direct
+ * messages cost about what the tree's log2(q + 1) hops do. */
+#define IG_OPENING_TREE_MAX_ROOTS 3
 #define IG_OPENING_TREE_MIN_OTHERS 4
 
-/* Whether an MPI_Allgather (not v: there the single process's tag names
- * what it expects from each peer, which one message down the tree
- * cannot) on a communicator of groups of n0 and n1 processes spanning
- * `nodes` nodes sends the single process's round-one message down the
- * tree (opening_plan.h, "The tree"): one group of one process, the other
- * of at least IG_OPENING_TREE_MIN_OTHERS, between nodes (within a node
- * only where the settings say tree, for tests: there the direct messages
- * are memory copies).  From shared facts alone: every process answers
+/* Whether an MPI_Allgather (not v: there a process's tag names what it
+ * expects from each peer, which one message down a tree cannot) on a
+ * communicator of groups of n0 and n1 processes spanning `nodes` nodes
+ * sends the smaller group's round-one messages down the trees: one group
+ * of 1 to IG_OPENING_TREE_MAX_ROOTS processes, the other of at least
+ * IG_OPENING_TREE_MIN_OTHERS per root, between nodes (within a node only
+ * where the settings say tree, for tests: there the direct messages are
+ * memory copies).  From shared facts alone: every process answers
  * alike. */
 int ig_decide_opening_tree(int allgatherv, int n0, int n1, int nodes, const ig_settings *s);
 
@@ -158,9 +160,9 @@ int ig_decide_opening_tree(int allgatherv, int n0, int n1, int nodes, const ig_s
  * sizes below max_bytes (what the communicator's tags name exactly,
  * ig_opening_max_bytes), and the decision serves exactly these sizes with
  * the direct algorithm alone, all sends posted at once; or, where the
- * tree applies, with fc alone, its one sender the single process, and a
- * block of at most IG_OPENING_PIECE_BYTES (the tree then carries what
- * fc's broadcast would).  In a correct call every process answers alike
+ * trees apply, with fc (or the star) alone, the roots its senders, and a
+ * block of at most IG_OPENING_PIECE_BYTES (the trees then carry what
+ * fc's broadcasts would).  In a correct call every process answers alike
  * (the same sizes, seen from either group). */
 int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes, int n0, int n1, int nodes,
                             int oversubscribed, int64_t max_bytes, const ig_settings *s);

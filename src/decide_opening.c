@@ -27,27 +27,35 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
 int ig_decide_opening_tree(int allgatherv, int n0, int n1, int nodes, const ig_settings *s)
 {
     int fewer = n0 < n1 ? n0 : n1, more = n0 < n1 ? n1 : n0;
-    return !allgatherv && fewer == 1 && more >= IG_OPENING_TREE_MIN_OTHERS &&
-           (nodes > 1 || s->opening == IG_OPENING_TREE);
+    return !allgatherv && fewer >= 1 && fewer <= IG_OPENING_TREE_MAX_ROOTS &&
+           more >= IG_OPENING_TREE_MIN_OTHERS * fewer && (nodes > 1 || s->opening == IG_OPENING_TREE);
 }
 
-/* Where the tree applies: whether the choice is fc alone with the single
- * process as its one sender (the other group sends nothing) and a block
- * the tree passes on in one eager message.  fc's plan for one sender is a
- * broadcast tree from it (fc_plan.h), which the opening's tree carries
- * without the agreement before it. */
+/* The roots' group (the smaller one) of a shape where the trees apply. */
+static int roots_of(const ig_shape *sh)
+{
+    return sh->n[0] < sh->n[1] ? 0 : 1;
+}
+
+/* Where the trees apply: whether the choice is fc (or the star) alone
+ * with the roots as its senders (the other group sends nothing).  fc's
+ * plan for one sender is a broadcast tree from it (fc_plan.h), and for a
+ * few a broadcast from each to some receivers, then an exchange among
+ * them; the trees carry each root's block to every receiver in as many
+ * hops, without the agreement before them.  The block's size is
+ * served_by_round_one's. */
 static int served_by_tree(const ig_shape *sh, int allgatherv, const ig_choice *ch, const ig_settings *s)
 {
-    int single = sh->n[0] == 1 ? 0 : 1;
-    return ig_decide_opening_tree(allgatherv, sh->n[0], sh->n[1], sh->nodes, s) &&
-           sh->max_block[1 - single] == 0 && sh->max_block[single] > 0 && ch->nsteps == 1 &&
-           ch->steps[0].algorithm == IG_ALG_FC;
+    int roots = roots_of(sh);
+    return ig_decide_opening_tree(allgatherv, sh->n[0], sh->n[1], sh->nodes, s) && sh->max_block[1 - roots] == 0 &&
+           sh->max_block[roots] > 0 && ch->nsteps == 1 &&
+           (ch->steps[0].algorithm == IG_ALG_FC || ch->steps[0].algorithm == IG_ALG_STAR);
 }
 
 /* Whether the decision serves a shape of block sizes below max_bytes
  * with what the opening's round one carries alone: the direct algorithm,
- * every send posted at once, or where the tree applies fc from the single
- * process.  Sizes alone: the agreement's layout flags could change the
+ * every send posted at once, or where the trees apply fc (or the star)
+ * from their roots.  Sizes alone: the agreement's layout flags could change the
  * choice (they take the byte-cutting algorithms away and, under
  * INTERGATHER_MANY_SENDERS=join with p > q, an overlapping send type turns
  * the join plan into spread, which may cost less than direct), but that
@@ -58,12 +66,11 @@ static int served_by_round_one(const ig_shape *sh, int allgatherv, int64_t max_b
     ig_choice ch;
     if (sh->max_block[0] >= (uint64_t)max_bytes || sh->max_block[1] >= (uint64_t)max_bytes)
         return 0;
-    /* The tree passes on only what fits one eager message (it relays
+    /* The trees pass on only what fits one eager message (they relay
      * whole messages, and a relay keeps a mismatched one on its stack:
      * opening.c). */
-    int single = sh->n[0] == 1 ? 0 : 1;
     if (ig_decide_opening_tree(allgatherv, sh->n[0], sh->n[1], sh->nodes, s) &&
-        sh->max_block[single] > (uint64_t)IG_OPENING_PIECE_BYTES)
+        sh->max_block[roots_of(sh)] > (uint64_t)IG_OPENING_PIECE_BYTES)
         return 0;
     ig_decide(sh, allgatherv, s, &ch);
     if (ch.kind != IG_DECISION_SERVE)

@@ -36,9 +36,8 @@ typedef struct {
     char (*sink)[IG_SINK_BYTES]; /* per remote rank: where a process that cannot receive takes its peer's block (p2p.h) */
     const char *send_bytes_at; /* a sender in pieces: where its block's bytes start */
     tree_role tree;
-    int tree_nodes;       /* the single process and the other group's: n + 1 */
-    int node;             /* this process's node: 0 the single process, rank + 1 the others */
-    MPI_Comm merged;      /* where the other group's processes pass the message on */
+    int roots, others;    /* the trees' roots (the smaller group) and the processes they reach */
+    MPI_Comm merged;      /* where the other group's processes pass the messages on */
     int merged_first;     /* merged rank of the other group's rank 0 (a member's own group) */
 } opening;
 
@@ -110,8 +109,8 @@ static int peer_of(const opening *o, int k)
 }
 
 /* The remote ranks this process's round-one message goes to, in order:
- * every peer, from peer_of; in the tree, the single process's children
- * only (node m + 1 is remote rank m), the rest passing it on (relay). */
+ * every peer, from peer_of; a root of the trees, its children in its own
+ * tree only, the rest passing it on (relay). */
 static int round_one_targets(const opening *o, int *targets)
 {
     int children[MAX_TREE_CHILDREN], n;
@@ -120,9 +119,9 @@ static int round_one_targets(const opening *o, int *targets)
             targets[k] = peer_of(o, k);
         return o->remote;
     }
-    n = ig_opening_tree_children(o->tree_nodes, 0, children);
+    n = ig_opening_tree_children(o->others + 1, 0, children);
     for (int i = 0; i < n; i++)
-        targets[i] = children[i] - 1;
+        targets[i] = ig_opening_tree_rank_of_node(children[i], o->local_rank, o->roots, o->others);
     return n;
 }
 
@@ -351,13 +350,14 @@ static int receive_rest_of_pieces(opening *o, int j)
  * longer than expected truncated as it would the direct one. */
 typedef struct {
     MPI_Message msg;
-    int source, tag, bytes, children[MAX_TREE_CHILDREN], n_children;
+    int root, source, tag, bytes, children[MAX_TREE_CHILDREN], n_children;
     MPI_Comm from;
 } relayed;
 
-static int merged_rank_of_node(const opening *o, int node)
+/* Merged rank of node `node` of root t's tree. */
+static int merged_rank_of_node(const opening *o, int t, int node)
 {
-    return o->merged_first + node - 1;
+    return o->merged_first + ig_opening_tree_rank_of_node(node, t, o->roots, o->others);
 }
 
 static int forward_all(const opening *o, const relayed *r, const void *buf, int count, MPI_Datatype type,
@@ -365,8 +365,8 @@ static int forward_all(const opening *o, const relayed *r, const void *buf, int 
 {
     int rc = MPI_SUCCESS;
     for (int i = 0; i < r->n_children; i++)
-        ig_err_keep(&rc, PMPI_Isend(buf, count, type, merged_rank_of_node(o, r->children[i]), r->tag, o->merged,
-                                    &fwd[i]));
+        ig_err_keep(&rc, PMPI_Isend(buf, count, type, merged_rank_of_node(o, r->root, r->children[i]), r->tag,
+                                    o->merged, &fwd[i]));
     return rc;
 }
 
@@ -375,7 +375,7 @@ static int forward_all(const opening *o, const relayed *r, const void *buf, int 
 static int relay_in_place(opening *o, relayed *r, MPI_Request *fwd)
 {
     int count;
-    void *slot = slot_of(o, 0, &count);
+    void *slot = slot_of(o, r->root, &count);
     int rc = PMPI_Mrecv(slot, count, o->c->rtype, &r->msg, MPI_STATUS_IGNORE);
     ig_err_keep(&rc, forward_all(o, r, slot, count, o->c->rtype, fwd));
     return rc;
@@ -405,8 +405,9 @@ static int relay_as_bytes(opening *o, relayed *r)
     rc = PMPI_Mrecv(bytes, r->bytes, MPI_BYTE, &r->msg, MPI_STATUS_IGNORE);
     ig_err_keep(&rc, forward_all(o, r, bytes, r->bytes, MPI_BYTE, fwd));
     if (rc == MPI_SUCCESS && !o->self.hard) {
-        void *slot = slot_of(o, 0, &count);
-        int position = 0, fits = r->bytes < expects_from(o, 0) ? r->bytes : (int)expects_from(o, 0);
+        void *slot = slot_of(o, r->root, &count);
+        int64_t expect = expects_from(o, r->root);
+        int position = 0, fits = r->bytes < expect ? r->bytes : (int)expect;
         ig_err_keep(&rc, PMPI_Type_size(o->c->rtype, &type_size));
         if (rc == MPI_SUCCESS && type_size > 0 && fits / type_size > 0)
             ig_err_keep(&rc, PMPI_Unpack(bytes, r->bytes, &position, slot, fits / type_size, o->c->rtype, o->merged));
@@ -415,13 +416,15 @@ static int relay_as_bytes(opening *o, relayed *r)
     return rc;
 }
 
-static int relay(opening *o, MPI_Request *fwd, int *n_fwd, MPI_Status *st)
+/* Root t's message, in t's tree. */
+static int relay(opening *o, int t, MPI_Request *fwd, int *n_fwd, MPI_Status *st)
 {
-    int parent = ig_opening_tree_parent(o->node), rc;
-    relayed r = { .msg = MPI_MESSAGE_NULL, .tag = IG_OPENING_TAG_VERDICT };
+    int node = ig_opening_tree_node_of_rank(o->local_rank, t, o->roots, o->others), rc;
+    int parent = ig_opening_tree_parent(node);
+    relayed r = { .msg = MPI_MESSAGE_NULL, .root = t, .tag = IG_OPENING_TAG_VERDICT };
     r.from = parent == 0 ? o->comm : o->merged;
-    r.source = parent == 0 ? 0 : merged_rank_of_node(o, parent);
-    r.n_children = ig_opening_tree_children(o->tree_nodes, o->node, r.children);
+    r.source = parent == 0 ? t : merged_rank_of_node(o, t, parent);
+    r.n_children = ig_opening_tree_children(o->others + 1, node, r.children);
     *n_fwd = 0;
     MPI_Status probe;
     rc = PMPI_Mprobe(r.source, MPI_ANY_TAG, r.from, &r.msg, &probe);
@@ -436,7 +439,7 @@ static int relay(opening *o, MPI_Request *fwd, int *n_fwd, MPI_Status *st)
         r.bytes = 0;
         *n_fwd = r.n_children;
         ig_err_keep(&rc, forward_all(o, &r, NULL, 0, MPI_BYTE, fwd));
-    } else if (!o->self.hard && r.tag >= IG_OPENING_TAG_FIRST && r.bytes == expects_from(o, 0)) {
+    } else if (!o->self.hard && r.tag >= IG_OPENING_TAG_FIRST && r.bytes == expects_from(o, t)) {
         *n_fwd = r.n_children;
         rc = relay_in_place(o, &r, fwd);
     } else {
@@ -444,7 +447,7 @@ static int relay(opening *o, MPI_Request *fwd, int *n_fwd, MPI_Status *st)
     }
     /* A tag below the round-one tags: the parent knew nothing; said as a
      * failed receive, which round_one takes as "nothing known". */
-    st->MPI_SOURCE = 0;
+    st->MPI_SOURCE = t;
     st->MPI_TAG = r.tag;
     st->MPI_ERROR = rc != MPI_SUCCESS ? rc : r.tag < IG_OPENING_TAG_FIRST ? MPI_ERR_OTHER : MPI_SUCCESS;
     PMPI_Status_set_elements(st, MPI_BYTE, r.bytes);
@@ -453,12 +456,13 @@ static int relay(opening *o, MPI_Request *fwd, int *n_fwd, MPI_Status *st)
 
 static int round_one(opening *o)
 {
-    MPI_Request reqs[2 * MAX_REMOTE + MAX_TREE_CHILDREN];
-    MPI_Status stats[2 * MAX_REMOTE + MAX_TREE_CHILDREN], relayed_status;
+    MPI_Request reqs[2 * MAX_REMOTE + IG_OPENING_TREE_MAX_ROOTS * MAX_TREE_CHILDREN];
+    MPI_Status stats[2 * MAX_REMOTE + IG_OPENING_TREE_MAX_ROOTS * MAX_TREE_CHILDREN];
+    MPI_Status relayed[IG_OPENING_TREE_MAX_ROOTS];
     const ig_call *c = o->c;
     int rc = MPI_SUCCESS, per_peer = c->op == IG_OP_ALLGATHERV, tag = ig_opening_tag(&o->self, o->max_bytes);
     int targets[MAX_REMOTE], n_targets = round_one_targets(o, targets), n_fwd = 0;
-    for (int i = 0; i < 2 * o->remote + MAX_TREE_CHILDREN; i++)
+    for (int i = 0; i < 2 * o->remote + IG_OPENING_TREE_MAX_ROOTS * MAX_TREE_CHILDREN; i++)
         reqs[i] = MPI_REQUEST_NULL;
     for (int j = 0; j < o->remote && o->tree != TREE_MEMBER; j++)
         ig_err_keep(&rc, post_receive(o, j, MPI_ANY_TAG, &reqs[j]));
@@ -474,17 +478,21 @@ static int round_one(opening *o)
         else
             ig_err_keep(&rc, PMPI_Isend(NULL, 0, MPI_BYTE, j, tag, o->comm, req));
     }
-    /* In the tree, the single process's message comes from the parent,
-     * after this process's own message to it has gone. */
-    if (o->tree == TREE_MEMBER)
-        ig_err_keep(&rc, relay(o, &reqs[2 * o->remote], &n_fwd, &relayed_status));
+    /* In the trees, each root's message comes from the parent, tree by
+     * tree in the roots' order (opening_plan.h says why), after this
+     * process's own messages to them have gone. */
+    for (int t = 0; t < o->remote && o->tree == TREE_MEMBER; t++) {
+        int n = 0;
+        ig_err_keep(&rc, relay(o, t, &reqs[2 * o->remote + n_fwd], &n, &relayed[t]));
+        n_fwd += n;
+    }
     /* Each operation's own error is in its status; a truncated receive is
      * no failure of the round (the pair is simply not done). */
     wait_statuses(2 * o->remote + n_fwd, reqs, stats);
     for (int i = o->remote; i < 2 * o->remote + n_fwd; i++)
         ig_err_keep(&rc, stats[i].MPI_ERROR);
-    if (o->tree == TREE_MEMBER)
-        stats[0] = relayed_status;
+    for (int t = 0; t < o->remote && o->tree == TREE_MEMBER; t++)
+        stats[t] = relayed[t];
     for (int j = 0; j < o->remote; j++) {
         int bytes = 0, truncated = ig_is_truncation(stats[j].MPI_ERROR);
         ig_opening_self toward = self_toward(o, j);
@@ -697,20 +705,21 @@ static void remember_receivers(const opening *o, ig_comm_cache *cache, int left_
     ig_decide_opening_observe_receivers(&m->receivers, o->self.send, all_small);
 }
 
-/* Where the round sends the single process's message down the tree
+/* Where the round sends the smaller group's messages down the trees
  * (ig_decide_opening_tree, from facts every process shares): this
- * process's part in it.  A process of the larger group passes the message
+ * process's part in them.  A process of the larger group passes messages
  * on, so it never leaves early (opening_plan.h, "The tree"). */
 static void join_tree(opening *o, ig_comm_cache *cache, const ig_settings *s)
 {
     int n[2], group = ig_comm_cache_group_sizes(cache, n);
     if (!ig_decide_opening_tree(o->c->op == IG_OP_ALLGATHERV, n[0], n[1], ig_comm_cache_nodes(cache), s))
         return;
-    o->tree = o->remote == 1 ? TREE_MEMBER : TREE_ROOT;
-    o->tree_nodes = 1 + (o->tree == TREE_MEMBER ? n[group] : o->remote);
-    o->node = o->tree == TREE_MEMBER ? o->local_rank + 1 : 0;
+    o->tree = n[group] > o->remote ? TREE_MEMBER : TREE_ROOT;
+    o->roots = o->tree == TREE_MEMBER ? o->remote : n[group];
+    o->others = o->tree == TREE_MEMBER ? n[group] : o->remote;
     o->merged = ig_comm_cache_merged(cache);
-    o->merged_first = group == 0 ? 0 : n[0];
+    int others_group = o->tree == TREE_MEMBER ? group : 1 - group;
+    o->merged_first = others_group == 0 ? 0 : n[0];
     if (o->tree == TREE_MEMBER)
         o->self.stays = 1;
     ig_stats_opening(IG_OPENING_STAT_TREE);

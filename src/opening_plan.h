@@ -81,31 +81,36 @@
  * erroneous) does not read the tag in the call; it settles the pieces
  * before its next round one on the communicator (opening_left.h).
  *
- * The tree: on a communicator where one group has a single process and
- * the other many, between nodes (decide.h: ig_decide_opening_tree, from
- * the group sizes, the nodes and the settings, which every process holds
- * alike), an MPI_Allgather's single process sends its round-one message
- * not to every process of the other group but down a binomial tree over
- * them (below), and each of them passes on exactly what it received, tag
- * and bytes, to its own children before it reads it: so every one of
- * them hears the same message as by the direct message, and judges its
- * pair as above, while the single process's link carries log2(q + 1)
- * blocks instead of q (a manager sending small blocks to its workers:
- * root gathering runs a broadcast tree there, and the direct message cost
- * 2.7x that at 1+15 with 4 KiB blocks on the emulated cluster; going on to
- * the agreement and fc's own tree cost 1.8x: docs/performance.md,
- * seventy-third session).  Everything else goes straight, as without the
- * tree: the other processes' round-one messages to the single process,
- * the verdicts, the late blocks.  A process that passes the message on
- * must receive it first, whatever its own arguments say, so in the tree
- * the processes of the larger group never leave early (they "stay", as
- * an MPI_Allgatherv's do; a relay that had left would strand its
- * children in an erroneous call); the single process still may, and
- * never cuts its block into pieces (the tree passes whole messages).  Its
- * message is small only where the decision serves the sizes with fc
- * alone from the single process (whose plan is a broadcast tree from it)
- * or with the direct algorithm alone, with a block of at most one eager
- * message (ig_decide_opening_sends).  Not in the paper.
+ * The tree: on a communicator where one group has one to three processes
+ * (the roots) and the other at least four times as many, between nodes
+ * (decide.h: ig_decide_opening_tree, from the group sizes, the nodes and
+ * the settings, which every process holds alike), an MPI_Allgather's root
+ * sends its round-one message not to every process of the other group but
+ * down a binomial tree over them (one tree per root, below), and each of
+ * them passes on exactly what it received, tag and bytes, to its own
+ * children in that tree before it reads it: so every one of them hears
+ * the same message as by the direct message, and judges its pair as
+ * above, while a root's link carries log2(q + 1) blocks instead of q (a
+ * manager sending small blocks to its workers: root gathering runs a
+ * broadcast tree there, and the direct message cost 2.7x that at 1+15
+ * with 4 KiB blocks on the emulated cluster; going on to the agreement
+ * and fc's own tree cost 1.8x: docs/performance.md, seventy-third
+ * session).  A process of the larger group takes the roots' messages
+ * tree by tree, in the roots' order, and passes each on before it takes
+ * the next: so where it has the same parent in two trees, the parent's
+ * messages come in that order too, and each is told apart by its place.
+ * Everything else goes straight, as without the tree: the other
+ * processes' round-one messages to the roots, the verdicts, the late
+ * blocks.  A process that passes a message on must receive it first,
+ * whatever its own arguments say, so in the tree the processes of the
+ * larger group never leave early (they "stay", as an MPI_Allgatherv's
+ * do; a relay that had left would strand its children in an erroneous
+ * call); a root still may, and never cuts its block into pieces (the
+ * tree passes whole messages).  A root's message is small only where the
+ * decision serves the sizes with fc (or the star) alone, the roots its
+ * senders (fc's plan for one sender is a broadcast tree from it), or with
+ * the direct algorithm alone, with a block of at most one eager message
+ * (ig_decide_opening_sends).  Not in the paper.
  *
  * Why this never strands a process: every message of the opening has a
  * receiver that posts it (round one: all pairs; the verdict: pairs both
@@ -270,19 +275,31 @@ static inline int ig_opening_receives_late(const ig_opening_heard *peer)
     return !peer->small && !peer->hard;
 }
 
-/* The opening's tree (above): nodes 0 .. n - 1, node 0 the single
- * process, node m + 1 the other group's process of rank m.  A binomial
- * tree: node v's parent is v with its lowest set bit cleared; its children
- * are v + 2^k for every 2^k below v's lowest set bit (every 2^k for node
- * 0) with v + 2^k < n, the largest first, so that the deepest subtree
- * starts first.  Depth ceil(log2 n). */
+/* The opening's trees (above): tree t (0 <= t < p, one per root) has
+ * nodes 0 .. q, node 0 root t, node v >= 1 the other group's process of
+ * rank (v - 1 + t q / p) mod q (rotated, so that the trees' inner nodes,
+ * which pass messages on, are different processes).  A binomial tree:
+ * node v's parent is v with its lowest set bit cleared; its children are
+ * v + 2^k for every 2^k below v's lowest set bit (every 2^k for node 0)
+ * with v + 2^k <= q, the largest first, so that the deepest subtree
+ * starts first.  Depth ceil(log2 (q + 1)). */
 static inline int ig_opening_tree_parent(int node)
 {
     return node & (node - 1);
 }
 
-/* Node `node`'s children, largest subtree first, into children[] (room for
- * at least ceil(log2 n) of them); returns how many. */
+static inline int ig_opening_tree_rank_of_node(int node, int t, int p, int q)
+{
+    return (int)((node - 1 + (int64_t)t * q / p) % q);
+}
+
+static inline int ig_opening_tree_node_of_rank(int rank, int t, int p, int q)
+{
+    return (int)(((rank - (int64_t)t * q / p) % q + q) % q) + 1;
+}
+
+/* Node `node`'s children in a tree of n nodes, largest subtree first, into
+ * children[] (room for at least ceil(log2 n) of them); returns how many. */
 int ig_opening_tree_children(int n, int node, int *children);
 
 #endif

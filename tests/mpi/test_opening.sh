@@ -180,22 +180,24 @@ fi
 # group (every process small at these sizes, by the cost model's
 # defaults) leaves early, so each of its processes takes the left group's
 # blocks into the sink and says so once.
-# The tree (opening_plan.h, "The tree"), here on one node where the
-# settings say tree: a group of one process sends its round-one message
-# down a binomial tree over the other group, whose processes pass it on
-# unchanged and stay.  Every scenario, erroneous and unusable arguments
-# ("hard") included, with the single process on either side, 1+5, 5+1 and
-# 1+7 (a relay whose child has children), each byte and error class
-# checked; the same after large calls, and alternating; a relay that left
-# early, or passed on anything but what it received, would leave its
-# children waiting or judging their pair unlike the single process.
-# Then correct calls compared with native byte for byte in four
-# datatypes, half and full duplex (allgather_matrix), and 4 KiB blocks
-# from the single process timed by the bench: on the emulated cluster's
-# network model fc serves these, so without the tree every one goes on
-# to the agreement and fc, and with it every one ends in the round.
+# The trees (opening_plan.h, "The tree"), here on one node where the
+# settings say tree: each process of a group of one to three (the roots)
+# sends its round-one message down a binomial tree over the other group,
+# whose processes pass it on unchanged and stay.  Every scenario,
+# erroneous and unusable arguments ("hard") included, with the roots on
+# either side, 1+5, 5+1, 1+7 (a relay whose child has children), 2+8 and
+# 8+2 (two trees, taken in order), each byte and error class checked; the
+# same after large calls, and alternating; a relay that left early, or
+# passed on anything but what it received, would leave its children
+# waiting or judging their pair unlike the root.  Then correct calls
+# compared with native byte for byte in four datatypes, half and full
+# duplex (allgather_matrix), and 4 KiB blocks from two roots timed by the
+# bench: on the emulated cluster's network model fc serves these, so
+# without the trees every one goes on to the agreement and fc, and with
+# them every one ends in the round.
 if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
-    for run in "6 1 hard" "6 5 hard" "8 1 hard" "8 1 hard after-large" "6 1 alternate" "6 1 sink hard" "6 5 tiny"; do
+    for run in "6 1 hard" "6 5 hard" "8 1 hard" "8 1 hard after-large" "6 1 alternate" "6 1 sink hard" "6 5 tiny" \
+               "10 2 hard" "10 8 hard"; do
         set -- $run
         INTERGATHER_OPENING=tree run_preloaded "$1" "$TESTS_BIN/opening" "${@:2}"
         expect_pass opening
@@ -204,20 +206,20 @@ if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
     done
     # The emulated cluster's network model for this node's processes.
     cluster_model() { INTERGATHER_SHM_MODEL=ts=7.8e-5,tw=7.8e-8,to=0 INTERGATHER_OVERSUBSCRIBED=no "$@"; }
-    INTERGATHER_OPENING=tree cluster_model run_preloaded 6 "$TESTS_BIN/allgather_matrix" 1+5,5+1 20000
+    INTERGATHER_OPENING=tree cluster_model run_preloaded 10 "$TESTS_BIN/allgather_matrix" 1+9,2+8,8+2 20000
     expect_pass allgather_matrix
     expect_total tree -gt 0
     for opening in on tree; do
-        INTERGATHER_OPENING=$opening cluster_model ig_launch 6 -- "$IG_TOP_BUILDDIR/bench/intergather-bench" \
-            -p 1 --duplex half --sizes 4K --iters 12 --warmup 1 --algos intergather
+        INTERGATHER_OPENING=$opening cluster_model ig_launch 10 -- "$IG_TOP_BUILDDIR/bench/intergather-bench" \
+            -p 2 --duplex half --sizes 4K --iters 12 --warmup 1 --algos intergather
         grep -q 'verified=yes' "$IG_OUT" || { echo "the bench's calls not verified" >&2; cat "$IG_OUT" >&2; exit 1; }
         if [ "$opening" = tree ]; then
             expect_total alg-fc -eq 0
-            expect_total ended -ge $((6 * 13))
+            expect_total ended -ge $((10 * 13))
         else
             expect_total alg-fc -gt 0
         fi
-        echo "ok 1+5 4 KiB with the opening $opening: fc $(summary_total alg-fc), ended $(summary_total ended), tree $(summary_total tree)"
+        echo "ok 2+8 4 KiB with the opening $opening: fc $(summary_total alg-fc), ended $(summary_total ended), tree $(summary_total tree)"
     done
 fi
 

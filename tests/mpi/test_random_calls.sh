@@ -46,6 +46,26 @@ for split in "8 3" "5 1"; do
         "went on $(summary_total went-on), ended $(summary_total ended) (over every process)"
 done
 
+# The same with the opening's trees (src/opening_plan.h, "The tree") on
+# this one node, at 1+5 on the emulated cluster's network model, where fc
+# serves a single process's small blocks and the round carries them down
+# the tree: random sizes, datatypes, duplex and MPI_Allgatherv calls
+# among them, every result compared with native.
+if [ "$IG_LAUNCHER_KIND" = openmpi ]; then
+    INTERGATHER_OPENING=tree INTERGATHER_SHM_MODEL=ts=7.8e-5,tw=7.8e-8,to=0 INTERGATHER_OVERSUBSCRIBED=no \
+        run_preloaded 6 "$TESTS_BIN/soak" --calls "$calls" --seed 20261203 --left 1 --watchdog 60
+    if ! grep -q "SOAK-RESULT .* mismatches=0 .*verdict=PASS" "$IG_OUT"; then
+        echo "random calls down the tree at 1+5: no passing SOAK-RESULT line" >&2
+        cat "$IG_OUT" >&2
+        exit 1
+    fi
+    expect_total tree -gt 0
+    expect_total ended -gt 0
+    expect_total erroneous-sizes -eq 0
+    echo "ok $calls random calls down the tree at 1+5: tree $(summary_total tree), ended $(summary_total ended)," \
+        "went on $(summary_total went-on) (over every process)"
+fi
+
 # The soak's probe zero-extent-recv-v (tests/mpi/soak.c, run_probe): a
 # legal MPI_Allgatherv whose receivers receive one block with a type of
 # extent 0. The library places blocks at multiples of the receive type's

@@ -173,16 +173,15 @@ static ig_opening_self view(int v, int64_t max_bytes)
     return s;
 }
 
-/* In the tree every process of the larger group stays (it passes the
- * single process's message on) and the single process never cuts its
- * block into pieces; the relay passes on what a direct message would have
+/* In the trees every process of the larger group stays (it passes the
+ * roots' messages on) and a root never cuts its block into pieces; the relay passes on what a direct message would have
  * carried, so each pair hears what heard_by says (tree_layouts). */
 static void make_tree(layout *l)
 {
-    int single = l->n[0] == 1 ? 0 : 1;
+    int roots = l->n[0] <= l->n[1] ? 0 : 1;
     for (int x = 0; x < l->np; x++) {
         l->self[x].pieces = 0;
-        if (group_of(l, x) == single || l->self[x].hard)
+        if (group_of(l, x) == roots || l->self[x].hard)
             continue;
         l->self[x].stays = 1;
         l->self[x].expects_any = l->self[x].expect > 0;
@@ -524,25 +523,40 @@ static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int
     REQUIRE(!ig_decide_opening_call_is_large(&odd, 0, max, s), "skips after unusable arguments");
 }
 
-/* Whether the agreed choice ch for shape sh is what the opening's tree
- * carries (decide.h, ig_decide_opening_tree): fc from a single sending
- * process whose block fits one eager message. */
+/* Whether the agreed choice ch for shape sh is what the opening's trees
+ * carry (decide.h, ig_decide_opening_tree): fc or the star from the
+ * smaller group, the roots, whose blocks fit one eager message. */
 static int tree_carries(const ig_shape *sh, const ig_choice *ch, const ig_settings *s)
 {
-    int single = sh->n[0] == 1 ? 0 : 1;
-    return ig_decide_opening_tree(0, sh->n[0], sh->n[1], sh->nodes, s) && sh->n[single] == 1 &&
-           sh->max_block[1 - single] == 0 && sh->max_block[single] > 0 &&
-           sh->max_block[single] <= (uint64_t)IG_OPENING_PIECE_BYTES && ch->kind == IG_DECISION_SERVE &&
-           ch->nsteps == 1 && ch->steps[0].algorithm == IG_ALG_FC;
+    int roots = sh->n[0] < sh->n[1] ? 0 : 1;
+    return ig_decide_opening_tree(0, sh->n[0], sh->n[1], sh->nodes, s) && sh->max_block[1 - roots] == 0 &&
+           sh->max_block[roots] > 0 && sh->max_block[roots] <= (uint64_t)IG_OPENING_PIECE_BYTES &&
+           ch->kind == IG_DECISION_SERVE && ch->nsteps == 1 &&
+           (ch->steps[0].algorithm == IG_ALG_FC || ch->steps[0].algorithm == IG_ALG_STAR);
 }
 
-/* The opening's tree (opening_plan.h, "The tree"): for every number of
- * nodes the opening can have, every node but the single process (node 0)
- * has exactly one parent, which lists it among its children; children
- * come largest subtree first; no node has more than ceil(log2 n)
- * children (opening.c's room) or lies deeper than that. */
+/* The opening's trees (opening_plan.h, "The tree"): for every number of
+ * nodes a tree can have, every node but the root (node 0) has exactly one
+ * parent, which lists it among its children; children come largest
+ * subtree first; no node has more than ceil(log2 n) children (opening.c's
+ * room) or lies deeper than that.  And in every tree of up to three roots
+ * the nodes are the other group's ranks, each once, and a rank's node
+ * maps back to it. */
 START_TEST(tree_spans_every_node)
 {
+    for (int p = 1; p <= IG_OPENING_TREE_MAX_ROOTS; p++)
+        for (int q = 1; p + q <= IG_OPENING_MAX_PROCS; q++)
+            for (int t = 0; t < p; t++) {
+                int seen[IG_OPENING_MAX_PROCS] = { 0 };
+                for (int v = 1; v <= q; v++) {
+                    int rank = ig_opening_tree_rank_of_node(v, t, p, q);
+                    REQUIRE(rank >= 0 && rank < q, "tree %d of %d+%d: node %d is rank %d", t, p, q, v, rank);
+                    REQUIRE(ig_opening_tree_node_of_rank(rank, t, p, q) == v, "tree %d of %d+%d: node %d", t, p, q, v);
+                    seen[rank]++;
+                }
+                for (int m = 0; m < q; m++)
+                    REQUIRE(seen[m] == 1, "tree %d of %d+%d: rank %d seen %d times", t, p, q, m, seen[m]);
+            }
     for (int n = 1; n <= IG_OPENING_MAX_PROCS; n++) {
         int heard[IG_OPENING_MAX_PROCS] = { 0 }, log2n = 0;
         while ((1 << log2n) < n)
@@ -569,19 +583,21 @@ START_TEST(tree_spans_every_node)
 }
 END_TEST
 
-/* Every layout in the tree of a single process and one to three others,
- * and random ones of one and five, erroneous ones included, keeps every
- * property of simulate(). */
+/* Every layout in the trees of up to four processes (one or two roots),
+ * and random ones of six (one to three roots, either group), erroneous
+ * ones included, keeps every property of simulate(). */
 START_TEST(tree_layouts)
 {
     const int64_t caps[] = { IG_OPENING_MAX_BYTES, 12 };
     for (int c = 0; c < 2; c++)
-        for (int others = 1; others <= 3; others++)
-            for (int single = 0; single < 2; single++)
-                enumerate(single == 0 ? 1 : others, single == 0 ? others : 1, caps[c], 1);
+        for (int n0 = 1; n0 <= 3; n0++)
+            for (int n1 = 1; n0 + n1 <= 4; n1++)
+                enumerate(n0, n1, caps[c], 1);
     srand(777);
-    for (int k = 0; k < 200000; k++) {
-        layout l = { .n = { k % 2 ? 1 : 5, k % 2 ? 5 : 1 }, .np = 6, .max_bytes = k % 4 < 2 ? 12 : IG_OPENING_MAX_BYTES };
+    for (int k = 0; k < 300000; k++) {
+        int roots = 1 + k % 3, low = (k / 3) % 2;
+        layout l = { .n = { low ? roots : 6 - roots, low ? 6 - roots : roots }, .np = 6,
+                     .max_bytes = k % 4 < 2 ? 12 : IG_OPENING_MAX_BYTES };
         for (int i = 0; i < l.np; i++)
             l.self[i] = view(rand() % view_count(), l.max_bytes);
         make_tree(&l);
@@ -590,13 +606,13 @@ START_TEST(tree_layouts)
 }
 END_TEST
 
-/* Where the tree applies: from the operation, the group sizes, the nodes
- * and the settings alone.  And on the emulated cluster's model (1+15,
- * t_s 78 us, t_w 78 ns/byte, sixteen nodes), 4 KiB blocks from the single
- * process are small from both groups (fc alone serves them, down the
- * tree), so a correct call ends in the round; blocks above one eager
- * message are small for neither, though fc serves them too; blocks from
- * the larger group are not the tree's. */
+/* Where the trees apply: from the operation, the group sizes, the nodes
+ * and the settings alone.  And on the emulated cluster's model (t_s 78
+ * us, t_w 78 ns/byte, sixteen nodes), 4 KiB blocks from one, two or three
+ * roots to the other 15, 14 or 13 processes are small from both groups
+ * (fc alone serves them, down the trees), so a correct call ends in the
+ * round; blocks above one eager message are small for neither, though fc
+ * serves them too. */
 START_TEST(tree_applies_and_serves_small_blocks)
 {
     ig_settings s;
@@ -604,29 +620,32 @@ START_TEST(tree_applies_and_serves_small_blocks)
     REQUIRE(ig_decide_opening_tree(0, 1, 4, 2, &s) && ig_decide_opening_tree(0, 4, 1, 2, &s), "1+4 between nodes");
     REQUIRE(!ig_decide_opening_tree(0, 1, 3, 4, &s), "1+3: three direct messages");
     REQUIRE(!ig_decide_opening_tree(1, 1, 8, 9, &s), "MPI_Allgatherv: tags per peer");
-    REQUIRE(!ig_decide_opening_tree(0, 2, 8, 10, &s), "no single process");
+    REQUIRE(ig_decide_opening_tree(0, 2, 8, 10, &s) && ig_decide_opening_tree(0, 12, 3, 15, &s), "2+8, 12+3");
+    REQUIRE(!ig_decide_opening_tree(0, 2, 7, 9, &s), "2+7: fewer than four others a root");
+    REQUIRE(!ig_decide_opening_tree(0, 4, 16, 20, &s), "4+16: more roots than the trees take");
     REQUIRE(!ig_decide_opening_tree(0, 1, 8, 1, &s), "within a node by default");
     s.opening = IG_OPENING_TREE;
     REQUIRE(ig_decide_opening_tree(0, 1, 8, 1, &s), "within a node where the settings say tree");
     ig_settings_defaults(&s);
     s.net_model = (ig_cost_params){ 7.8e-5, 7.8e-8, 0 };
     const int64_t max = ig_opening_max_bytes(tag_ubs[0]);
-    for (int g = 0; g < 2; g++) {
-        int n0 = g == 0 ? 1 : 15, n1 = g == 0 ? 15 : 1;
-        int single = g, other = 1 - g;
-        REQUIRE(ig_decide_opening_sends(single, 4096, 0, n0, n1, 16, 0, max, &s), "the single process, 4 KiB");
-        REQUIRE(ig_decide_opening_sends(other, 0, 4096, n0, n1, 16, 0, max, &s), "the others, 4 KiB");
-        REQUIRE(!ig_decide_opening_sends(single, 128 * 1024, 0, n0, n1, 16, 0, max, &s), "128 KiB is small");
-        REQUIRE(!ig_decide_opening_sends(other, 0, 128 * 1024, n0, n1, 16, 0, max, &s), "128 KiB is small");
-        ig_shape sh;
-        ig_choice ch;
-        ig_shape_guess_uniform(single, 4096, 0, 0, 0, n0, n1, 16, 0, &sh);
-        ig_decide(&sh, 0, &s, &ch);
-        REQUIRE(tree_carries(&sh, &ch, &s), "4 KiB from the single process is not fc's");
-        sh.reason = IG_FALLBACK_NONE;
-        sh.sizes = IG_SIZES_AGREE;
-        REQUIRE(!ig_decide_opening_call_is_large(&sh, 0, max, &s), "an agreed 4 KiB call counts as large");
-    }
+    for (int p = 1; p <= IG_OPENING_TREE_MAX_ROOTS; p++)
+        for (int g = 0; g < 2; g++) {
+            int n0 = g == 0 ? p : 16 - p, n1 = 16 - n0, roots = g, other = 1 - g;
+            REQUIRE(ig_decide_opening_sends(roots, 4096, 0, n0, n1, 16, 0, max, &s), "a root, 4 KiB at %d+%d", n0, n1);
+            REQUIRE(ig_decide_opening_sends(other, 0, 4096, n0, n1, 16, 0, max, &s), "the others, 4 KiB at %d+%d", n0,
+                    n1);
+            REQUIRE(!ig_decide_opening_sends(roots, 128 * 1024, 0, n0, n1, 16, 0, max, &s), "128 KiB is small");
+            REQUIRE(!ig_decide_opening_sends(other, 0, 128 * 1024, n0, n1, 16, 0, max, &s), "128 KiB is small");
+            ig_shape sh;
+            ig_choice ch;
+            ig_shape_guess_uniform(roots, 4096, 0, 0, 0, n0, n1, 16, 0, &sh);
+            ig_decide(&sh, 0, &s, &ch);
+            REQUIRE(tree_carries(&sh, &ch, &s), "4 KiB from the roots at %d+%d is not the trees'", n0, n1);
+            sh.reason = IG_FALLBACK_NONE;
+            sh.sizes = IG_SIZES_AGREE;
+            REQUIRE(!ig_decide_opening_call_is_large(&sh, 0, max, &s), "an agreed 4 KiB call counts as large");
+        }
 }
 END_TEST
 
