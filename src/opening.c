@@ -479,10 +479,12 @@ static int round_one(opening *o)
             ig_err_keep(&rc, PMPI_Isend(NULL, 0, MPI_BYTE, j, tag, o->comm, req));
     }
     /* In the trees, each root's message comes from the parent, tree by
-     * tree in the roots' order (opening_plan.h says why), after this
-     * process's own messages to them have gone. */
-    for (int t = 0; t < o->remote && o->tree == TREE_MEMBER; t++) {
-        int n = 0;
+     * tree in ig_opening_tree_order's order, after this process's own
+     * messages to the roots have gone. */
+    int order[IG_OPENING_TREE_MAX_ROOTS];
+    for (int i = 0; o->tree == TREE_MEMBER && i < ig_opening_tree_order(o->local_rank, o->roots, o->others, order);
+         i++) {
+        int n = 0, t = order[i];
         ig_err_keep(&rc, relay(o, t, &reqs[2 * o->remote + n_fwd], &n, &relayed[t]));
         n_fwd += n;
     }

@@ -142,3 +142,16 @@ int ig_opening_tree_children(int n, int node, int *children)
     }
     return count;
 }
+
+int ig_opening_tree_order(int rank, int p, int q, int *order)
+{
+    for (int i = 0; i < p; i++) { /* insertion by (depth, root): p is at most a few */
+        int depth = ig_opening_tree_depth(ig_opening_tree_node_of_rank(rank, i, p, q)), at = i;
+        while (at > 0 && ig_opening_tree_depth(ig_opening_tree_node_of_rank(rank, order[at - 1], p, q)) > depth) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = i;
+    }
+    return p;
+}

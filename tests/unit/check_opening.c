@@ -557,6 +557,46 @@ START_TEST(tree_spans_every_node)
                 for (int m = 0; m < q; m++)
                     REQUIRE(seen[m] == 1, "tree %d of %d+%d: rank %d seen %d times", t, p, q, m, seen[m]);
             }
+    /* The order in which a process takes the trees' messages: by its depth
+     * in each, then by root; and where a process is another's parent in
+     * two trees, both take those two trees in the same order (so that the
+     * parent's messages come in the order the child takes them). */
+    int shared_parents = 0;
+    for (int p = 1; p <= IG_OPENING_TREE_MAX_ROOTS; p++)
+        for (int q = 1; p + q <= IG_OPENING_MAX_PROCS; q++)
+            for (int m = 0; m < q; m++) {
+                int order[IG_OPENING_TREE_MAX_ROOTS], place[IG_OPENING_TREE_MAX_ROOTS];
+                REQUIRE(ig_opening_tree_order(m, p, q, order) == p, "order of %d trees", p);
+                for (int i = 0; i < p; i++) {
+                    place[order[i]] = i;
+                    int node = ig_opening_tree_node_of_rank(m, order[i], p, q);
+                    if (i > 0) {
+                        int before = ig_opening_tree_node_of_rank(m, order[i - 1], p, q);
+                        REQUIRE(ig_opening_tree_depth(before) < ig_opening_tree_depth(node) ||
+                                    (ig_opening_tree_depth(before) == ig_opening_tree_depth(node) &&
+                                     order[i - 1] < order[i]),
+                                "%d+%d rank %d: trees out of order", p, q, m);
+                    }
+                }
+                for (int t1 = 0; t1 < p; t1++)
+                    for (int t2 = t1 + 1; t2 < p; t2++) {
+                        int up1 = ig_opening_tree_parent(ig_opening_tree_node_of_rank(m, t1, p, q));
+                        int up2 = ig_opening_tree_parent(ig_opening_tree_node_of_rank(m, t2, p, q));
+                        if (up1 == 0 || up2 == 0 || ig_opening_tree_rank_of_node(up1, t1, p, q) !=
+                                                        ig_opening_tree_rank_of_node(up2, t2, p, q))
+                            continue;
+                        int parent = ig_opening_tree_rank_of_node(up1, t1, p, q), theirs[IG_OPENING_TREE_MAX_ROOTS];
+                        int their_place[IG_OPENING_TREE_MAX_ROOTS];
+                        ig_opening_tree_order(parent, p, q, theirs);
+                        for (int i = 0; i < p; i++)
+                            their_place[theirs[i]] = i;
+                        REQUIRE((place[t1] < place[t2]) == (their_place[t1] < their_place[t2]),
+                                "%d+%d: rank %d and its parent %d in trees %d and %d take them in other orders", p, q,
+                                m, parent, t1, t2);
+                        shared_parents++;
+                    }
+            }
+    REQUIRE(shared_parents > 0, "no process has the same parent in two trees: the order is never tested");
     for (int n = 1; n <= IG_OPENING_MAX_PROCS; n++) {
         int heard[IG_OPENING_MAX_PROCS] = { 0 }, log2n = 0;
         while ((1 << log2n) < n)
