@@ -144,6 +144,18 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
 #define IG_OPENING_TREE_MAX_ROOTS 3
 #define IG_OPENING_TREE_MIN_OTHERS 4
 
+/* With two or three roots, blocks of at most this many bytes go down the
+ * trees (one root: up to an eager message).  A tree relays whole blocks,
+ * one after another, log2(q + 1) hops deep, where fc's p < q plan
+ * broadcasts to q / p receivers (MPI_Bcast, which cuts large messages)
+ * and then exchanges among p: on the emulated cluster two roots' trees
+ * beat fc with its agreement at 2+14 up to 8 KiB (2.4 against 3.3 ms) and
+ * lost at 16 KiB (7.7 against 5.3); three roots were level with it at 8
+ * and 16 KiB (docs/performance.md, seventy-third session).  Measured on
+ * 100 Mbit/s links, where a 16 KiB hop costs 1.3 ms: a faster network
+ * moves the crossover up, which this bound does not follow. */
+#define IG_OPENING_TREE_MULTI_BYTES 8192
+
 /* Whether an MPI_Allgather (not v: there a process's tag names what it
  * expects from each peer, which one message down a tree cannot) on a
  * communicator of groups of n0 and n1 processes spanning `nodes` nodes

@@ -37,18 +37,26 @@ static int roots_of(const ig_shape *sh)
     return sh->n[0] < sh->n[1] ? 0 : 1;
 }
 
+/* The largest block the trees carry in place of fc (decide.h): one eager
+ * message from a single root, IG_OPENING_TREE_MULTI_BYTES from two or
+ * three.  (Where the direct algorithm alone serves a call, one eager
+ * message from any root: served_by_round_one.) */
+static uint64_t tree_bytes(const ig_shape *sh)
+{
+    return sh->n[roots_of(sh)] == 1 ? (uint64_t)IG_OPENING_PIECE_BYTES : (uint64_t)IG_OPENING_TREE_MULTI_BYTES;
+}
+
 /* Where the trees apply: whether the choice is fc (or the star) alone
  * with the roots as its senders (the other group sends nothing).  fc's
  * plan for one sender is a broadcast tree from it (fc_plan.h), and for a
  * few a broadcast from each to some receivers, then an exchange among
  * them; the trees carry each root's block to every receiver in as many
- * hops, without the agreement before them.  The block's size is
- * served_by_round_one's. */
+ * hops, without the agreement before them. */
 static int served_by_tree(const ig_shape *sh, int allgatherv, const ig_choice *ch, const ig_settings *s)
 {
     int roots = roots_of(sh);
     return ig_decide_opening_tree(allgatherv, sh->n[0], sh->n[1], sh->nodes, s) && sh->max_block[1 - roots] == 0 &&
-           sh->max_block[roots] > 0 && ch->nsteps == 1 &&
+           sh->max_block[roots] > 0 && sh->max_block[roots] <= tree_bytes(sh) && ch->nsteps == 1 &&
            (ch->steps[0].algorithm == IG_ALG_FC || ch->steps[0].algorithm == IG_ALG_STAR);
 }
 

@@ -529,8 +529,9 @@ static void check_skip_next(int64_t a, int64_t b, int n0, int n1, int nodes, int
 static int tree_carries(const ig_shape *sh, const ig_choice *ch, const ig_settings *s)
 {
     int roots = sh->n[0] < sh->n[1] ? 0 : 1;
+    uint64_t most = sh->n[roots] == 1 ? (uint64_t)IG_OPENING_PIECE_BYTES : (uint64_t)IG_OPENING_TREE_MULTI_BYTES;
     return ig_decide_opening_tree(0, sh->n[0], sh->n[1], sh->nodes, s) && sh->max_block[1 - roots] == 0 &&
-           sh->max_block[roots] > 0 && sh->max_block[roots] <= (uint64_t)IG_OPENING_PIECE_BYTES &&
+           sh->max_block[roots] > 0 && sh->max_block[roots] <= most &&
            ch->kind == IG_DECISION_SERVE && ch->nsteps == 1 &&
            (ch->steps[0].algorithm == IG_ALG_FC || ch->steps[0].algorithm == IG_ALG_STAR);
 }
@@ -652,7 +653,8 @@ END_TEST
  * roots to the other 15, 14 or 13 processes are small from both groups
  * (fc alone serves them, down the trees), so a correct call ends in the
  * round; blocks above one eager message are small for neither, though fc
- * serves them too. */
+ * serves them too, and 16 KiB blocks only from one root
+ * (IG_OPENING_TREE_MULTI_BYTES). */
 START_TEST(tree_applies_and_serves_small_blocks)
 {
     ig_settings s;
@@ -676,6 +678,9 @@ START_TEST(tree_applies_and_serves_small_blocks)
             REQUIRE(ig_decide_opening_sends(other, 0, 4096, n0, n1, 16, 0, max, &s), "the others, 4 KiB at %d+%d", n0,
                     n1);
             REQUIRE(!ig_decide_opening_sends(roots, 128 * 1024, 0, n0, n1, 16, 0, max, &s), "128 KiB is small");
+            /* 16 KiB: fc serves it, down one tree, but not down two or three. */
+            REQUIRE(ig_decide_opening_sends(roots, 16384, 0, n0, n1, 16, 0, max, &s) == (p == 1),
+                    "16 KiB from %d roots", p);
             REQUIRE(!ig_decide_opening_sends(other, 0, 128 * 1024, n0, n1, 16, 0, max, &s), "128 KiB is small");
             ig_shape sh;
             ig_choice ch;
