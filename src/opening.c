@@ -156,7 +156,7 @@ static int cuts_into_pieces(opening *o, const ig_settings *s, int nodes)
 }
 
 /* Post the sends of a process that leaves early: to every peer (in the
- * tree, the single process's children: round_one_targets) its block,
+ * trees, a root's children in its tree: round_one_targets) its block,
  * in pieces if o->self.pieces (the first with the round-one tag), piece by
  * piece across the peers, each piece copied into `copy` just before it
  * goes (so the first leaves without waiting for the whole copy).  sends
@@ -341,9 +341,9 @@ static int receive_rest_of_pieces(opening *o, int j)
 }
 
 /* The tree's relay (opening_plan.h, "The tree"): a process of the larger
- * group takes its round-one message from its parent -- the single process
- * itself on the opening's communicator, or a process of its own group on
- * the merged one, which passes on the single process's tag -- and sends
+ * group takes a root's round-one message from its parent in that root's
+ * tree -- the root itself on the opening's communicator, or a process of
+ * its own group on the merged one, which passes on the root's tag -- and sends
  * it on unchanged to its children, whatever its own arguments.  *st is
  * what a direct receive of that message would have said: its tag, and as
  * count the bytes of the whole message, so that round_one judges a block
@@ -384,7 +384,7 @@ static int relay_in_place(opening *o, relayed *r, MPI_Request *fwd)
 /* Any other message (an erroneous call, or arguments this process cannot
  * use): taken whole as bytes and passed on from there, then as much of it
  * as fits placed (whole elements; nothing where the arguments are
- * unusable).  It is at most one eager piece (a single process sends a
+ * unusable).  It is at most one eager piece (a root sends a
  * block down the tree only then, ig_decide_opening_sends), so it fits on
  * the stack and nothing can fail to be allocated; the sends on are
  * completed here. */
@@ -395,7 +395,7 @@ static int relay_as_bytes(opening *o, relayed *r)
     int rc, count, type_size = 0;
     for (int i = 0; i < r->n_children; i++)
         fwd[i] = MPI_REQUEST_NULL;
-    if (r->bytes > (int)sizeof bytes) { /* only from a single process of another build: dropped, said so */
+    if (r->bytes > (int)sizeof bytes) { /* only from a root of another build: dropped, said so */
         PMPI_Mrecv(NULL, 0, MPI_BYTE, &r->msg, MPI_STATUS_IGNORE);
         r->tag = IG_OPENING_TAG_VERDICT; /* below the round-one tags: nothing is known */
         rc = forward_all(o, r, NULL, 0, MPI_BYTE, fwd);

@@ -9,7 +9,7 @@
  * else: the direct algorithm's messages.  Each carries the sender's block
  * when the sender's own sizes are ones the model serves with the direct
  * algorithm alone ("small": ig_decide_opening_sends; in the tree, below,
- * also fc from the single process), otherwise nothing;
+ * also fc or the star from the roots), otherwise nothing;
  * its tag says what the sender expects from the receiver (in an
  * MPI_Allgather the same from every process of the other group; in an
  * MPI_Allgatherv each receive count gives its own, and each peer's tag
@@ -198,7 +198,7 @@ typedef struct {
     int64_t send;   /* bytes of its block */
     int64_t expect; /* bytes it expects from the peer that sees this view (an MPI_Allgather's: from each) */
     int small;      /* its own sizes are served by what round one carries (the direct algorithm alone, or
-                     * in the tree fc from the single process): it sends its block now */
+                     * in the trees fc or the star from the roots): it sends its block now */
     int hard;       /* its arguments cannot be used point to point: it sends only empty messages and
                      * drops what it receives */
     int pieces;     /* it leaves early and sends its block in pieces (only then: ig_opening_tag) */
