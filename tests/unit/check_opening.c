@@ -208,15 +208,22 @@ static void enumerate(int n0, int n1, int64_t max_bytes, int tree)
     }
 }
 
-/* With tags that name every size here, and with tags that stop between 8
- * and 16 (where a 16-byte call is "16 or more" in its tags, never small). */
-START_TEST(every_layout_up_to_four_processes)
+/* Every layout of up to four processes (in the trees where `tree` says
+ * so), with tags that name every size here, and with tags that stop
+ * between 8 and 16 (where a 16-byte call is "16 or more" in its tags,
+ * never small). */
+static void every_layout_up_to_four(int tree)
 {
     const int64_t caps[] = { IG_OPENING_MAX_BYTES, 12 };
     for (int c = 0; c < 2; c++)
         for (int n0 = 1; n0 <= 3; n0++)
             for (int n1 = 1; n0 + n1 <= 4; n1++)
-                enumerate(n0, n1, caps[c], 0);
+                enumerate(n0, n1, caps[c], tree);
+}
+
+START_TEST(every_layout_up_to_four_processes)
+{
+    every_layout_up_to_four(0);
 }
 END_TEST
 
@@ -629,11 +636,7 @@ END_TEST
  * ones included, keeps every property of simulate(). */
 START_TEST(tree_layouts)
 {
-    const int64_t caps[] = { IG_OPENING_MAX_BYTES, 12 };
-    for (int c = 0; c < 2; c++)
-        for (int n0 = 1; n0 <= 3; n0++)
-            for (int n1 = 1; n0 + n1 <= 4; n1++)
-                enumerate(n0, n1, caps[c], 1);
+    every_layout_up_to_four(1);
     srand(777);
     for (int k = 0; k < 300000; k++) {
         int roots = 1 + k % 3, low = (k / 3) % 2;
