@@ -149,7 +149,7 @@ fi
 supp=$(ls /usr/share/openmpi/openmpi-valgrind.supp 2>/dev/null || true)
 # Errors and leaks count only with a stack frame in intergather's own code:
 # Open MPI's transports trip memcheck on their own.
-ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_step|cancel_one|cancel_star_receives|star_sent_here|complete_early_sends|send_to_teams|forward_owned|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|serve|fortran_allgatherv?|[a-z_]*in_order|place_runs?|contents_[a-z]+|[a-z_]*_whole|post_receives|check_arrival|block_short|round_one|verdicts|late_blocks|post_receive|wait_statuses|slot_of|what_it_brings|remember_receivers|self_toward|expects_from|judged_small|count_served|leave_early) \('
+ours='(ig_[a-z_]+|cancel_receives|discard_[a-z_]+|guessed_step|cancel_one|cancel_star_receives|star_sent_here|complete_early_sends|send_to_teams|forward_owned|linear_[a-z]+|send_next|direct_roles|uniform_view|MPI_Allgatherv?|fc_[a-z_]+|ring_[a-z_]+|exchange|assemble|relay_[a-z]+|cache_[a-z_]+|split_or_null|run_[a-z_]+|serve|fortran_allgatherv?|[a-z_]*in_order|place_runs?|contents_[a-z]+|[a-z_]*_whole|post_receives|check_arrival|block_short|round_one|verdicts|late_blocks|post_receive|wait_statuses|slot_of|what_it_brings|remember_receivers|self_toward|expects_from|judged_small|count_served|leave_early|relay|relay_in_place|relay_as_bytes|forward_all|join_tree|round_one_targets) \('
 vg_run() { # LABEL NP PROGRAM ARGS...
     local label=$1 np=$2; shift 2
     rm -f "$work"/vg.*
