@@ -491,6 +491,9 @@ START_TEST(opening_words)
     ck_assert_str_eq(ig_opening_name(IG_OPENING_OFF), "off");
     ck_assert_str_eq(ig_opening_name(IG_OPENING_ON), "on");
     ck_assert_str_eq(ig_opening_name(IG_OPENING_PIECES), "pieces");
+    ck_assert_int_eq(ig_parse_opening("tree", &on), 0);
+    ck_assert_int_eq(on, IG_OPENING_TREE);
+    ck_assert_str_eq(ig_opening_name(IG_OPENING_TREE), "tree");
 }
 END_TEST
 
