@@ -46,17 +46,18 @@ static uint64_t tree_bytes(const ig_shape *sh)
     return sh->n[roots_of(sh)] == 1 ? (uint64_t)IG_OPENING_PIECE_BYTES : (uint64_t)IG_OPENING_TREE_MULTI_BYTES;
 }
 
-/* Where the trees apply: whether the choice is fc (or the star) alone
- * with the roots as its senders (the other group sends nothing).  fc's
+/* Where the trees apply (the caller asks ig_decide_opening_tree):
+ * whether the choice is fc (or the star) alone with the roots as its
+ * senders (the other group sends nothing).  fc's
  * plan for one sender is a broadcast tree from it (fc_plan.h), and for a
  * few a broadcast from each to some receivers, then an exchange among
  * them; the trees carry each root's block to every receiver in as many
  * hops, without the agreement before them. */
-static int served_by_tree(const ig_shape *sh, int allgatherv, const ig_choice *ch, const ig_settings *s)
+static int served_by_tree(const ig_shape *sh, const ig_choice *ch)
 {
     int roots = roots_of(sh);
-    return ig_decide_opening_tree(allgatherv, sh->n[0], sh->n[1], sh->nodes, s) && sh->max_block[1 - roots] == 0 &&
-           sh->max_block[roots] > 0 && sh->max_block[roots] <= tree_bytes(sh) && ch->nsteps == 1 &&
+    return sh->max_block[1 - roots] == 0 && sh->max_block[roots] > 0 && sh->max_block[roots] <= tree_bytes(sh) &&
+           ch->nsteps == 1 &&
            (ch->steps[0].algorithm == IG_ALG_FC || ch->steps[0].algorithm == IG_ALG_STAR);
 }
 
@@ -77,13 +78,13 @@ static int served_by_round_one(const ig_shape *sh, int allgatherv, int64_t max_b
     /* The trees pass on only what fits one eager message (they relay
      * whole messages, and a relay keeps a mismatched one on its stack:
      * opening.c). */
-    if (ig_decide_opening_tree(allgatherv, sh->n[0], sh->n[1], sh->nodes, s) &&
-        sh->max_block[roots_of(sh)] > (uint64_t)IG_OPENING_PIECE_BYTES)
+    int trees = ig_decide_opening_tree(allgatherv, sh->n[0], sh->n[1], sh->nodes, s);
+    if (trees && sh->max_block[roots_of(sh)] > (uint64_t)IG_OPENING_PIECE_BYTES)
         return 0;
     ig_decide(sh, allgatherv, s, &ch);
     if (ch.kind != IG_DECISION_SERVE)
         return 0;
-    if (served_by_tree(sh, allgatherv, &ch, s))
+    if (trees && served_by_tree(sh, &ch))
         return 1;
     if (ch.nsteps != 1 || ch.steps[0].algorithm != IG_ALG_DIRECT)
         return 0;

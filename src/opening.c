@@ -384,10 +384,10 @@ static int relay_in_place(opening *o, relayed *r, MPI_Request *fwd)
 /* Any other message (an erroneous call, or arguments this process cannot
  * use): taken whole as bytes and passed on from there, then as much of it
  * as fits placed (whole elements; nothing where the arguments are
- * unusable).  It is at most one eager piece (a root sends a
- * block down the tree only then, ig_decide_opening_sends), so it fits on
- * the stack and nothing can fail to be allocated; the sends on are
- * completed here. */
+ * unusable).  It is at most one eager piece (relay makes sure: a root
+ * sends a block down the tree only then, ig_decide_opening_sends), so it
+ * fits on the stack and nothing can fail to be allocated; the sends on
+ * are completed here. */
 static int relay_as_bytes(opening *o, relayed *r)
 {
     char bytes[IG_OPENING_PIECE_BYTES];
@@ -395,13 +395,6 @@ static int relay_as_bytes(opening *o, relayed *r)
     int rc, count, type_size = 0;
     for (int i = 0; i < r->n_children; i++)
         fwd[i] = MPI_REQUEST_NULL;
-    if (r->bytes > (int)sizeof bytes) { /* only from a root of another build: dropped, said so */
-        PMPI_Mrecv(NULL, 0, MPI_BYTE, &r->msg, MPI_STATUS_IGNORE);
-        r->tag = IG_OPENING_TAG_VERDICT; /* below the round-one tags: nothing is known */
-        rc = forward_all(o, r, NULL, 0, MPI_BYTE, fwd);
-        ig_err_keep(&rc, ig_waitall(r->n_children, fwd));
-        return MPI_ERR_INTERN;
-    }
     rc = PMPI_Mrecv(bytes, r->bytes, MPI_BYTE, &r->msg, MPI_STATUS_IGNORE);
     ig_err_keep(&rc, forward_all(o, r, bytes, r->bytes, MPI_BYTE, fwd));
     if (rc == MPI_SUCCESS && !o->self.hard) {
@@ -432,14 +425,17 @@ static int relay(opening *o, int t, MPI_Request *fwd, int *n_fwd, MPI_Status *st
         r.tag = probe.MPI_TAG;
         rc = PMPI_Get_count(&probe, MPI_BYTE, &r.bytes);
     }
-    if (rc != MPI_SUCCESS) { /* nothing known: the children hear a tag that says so */
+    int in_place = !o->self.hard && r.tag >= IG_OPENING_TAG_FIRST && r.bytes == expects_from(o, t);
+    if (rc == MPI_SUCCESS && !in_place && r.bytes > IG_OPENING_PIECE_BYTES)
+        rc = MPI_ERR_INTERN; /* more than relay_as_bytes holds: only from a root of another build */
+    if (rc != MPI_SUCCESS) { /* nothing known: dropped, and the children hear a tag that says so */
         if (r.msg != MPI_MESSAGE_NULL)
             PMPI_Mrecv(NULL, 0, MPI_BYTE, &r.msg, MPI_STATUS_IGNORE);
         r.tag = IG_OPENING_TAG_VERDICT;
         r.bytes = 0;
         *n_fwd = r.n_children;
         ig_err_keep(&rc, forward_all(o, &r, NULL, 0, MPI_BYTE, fwd));
-    } else if (!o->self.hard && r.tag >= IG_OPENING_TAG_FIRST && r.bytes == expects_from(o, t)) {
+    } else if (in_place) {
         *n_fwd = r.n_children;
         rc = relay_in_place(o, &r, fwd);
     } else {
