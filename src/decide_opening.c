@@ -77,7 +77,7 @@ static int served_by_round_one(const ig_shape *sh, int allgatherv, int64_t max_b
         return 0;
     /* The trees pass on only what fits one eager message (they relay
      * whole messages, and a relay keeps a mismatched one on its stack:
-     * opening.c). */
+     * opening_tree.c). */
     int trees = ig_decide_opening_tree(allgatherv, sh->n[0], sh->n[1], sh->nodes, s);
     if (trees && sh->max_block[roots_of(sh)] > (uint64_t)IG_OPENING_PIECE_BYTES)
         return 0;

@@ -1,4 +1,5 @@
 #include "opening.h"
+#include "opening_round.h"
 
 #include "blocks.h"
 #include "decide.h"
@@ -13,34 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_REMOTE (IG_OPENING_MAX_PROCS - 1)
-/* Children of a node of the opening's tree: at most log2 of its nodes. */
-#define MAX_TREE_CHILDREN 6
-_Static_assert((1 << MAX_TREE_CHILDREN) >= IG_OPENING_MAX_PROCS, "a tree node's children fit");
-
-/* This process's part in the opening's tree (opening_plan.h, "The tree"). */
-typedef enum { TREE_NONE = 0, TREE_ROOT, TREE_MEMBER } tree_role;
-
-/* One process's opening: what it brings, and what it learns per peer. */
-typedef struct {
-    const ig_call *c;
-    MPI_Comm comm;
-    int remote, local_rank;
-    ig_opening_self self;
-    int64_t max_bytes; /* the sizes the communicator's tags name exactly (ig_opening_max_bytes) */
-    /* Per remote rank, in run_round's arrays: round_one writes every
-     * peer's before any is read (not zeroed, a kilobyte a call). */
-    ig_opening_heard *heard;
-    char *done;
-    int n_done, truncated, peer_hard, mismatch;
-    char (*sink)[IG_SINK_BYTES]; /* per remote rank: where a process that cannot receive takes its peer's block (p2p.h) */
-    const char *send_bytes_at; /* a sender in pieces: where its block's bytes start */
-    tree_role tree;
-    int roots, others;    /* the trees' roots (the smaller group) and the processes they reach */
-    MPI_Comm merged;      /* where the other group's processes pass the messages on */
-    int merged_first;     /* merged rank of the other group's rank 0 (a member's own group) */
-} opening;
-
 int ig_opening_applies(const ig_call *c, ig_comm_cache *cache, const ig_settings *s)
 {
     int n[2];
@@ -52,23 +25,23 @@ int ig_opening_applies(const ig_call *c, ig_comm_cache *cache, const ig_settings
 /* What this process expects from peer j: the same from every peer in an
  * MPI_Allgather, its receive count for j in an MPI_Allgatherv; nothing
  * where its arguments are unusable. */
-static int64_t expects_from(const opening *o, int j)
+int64_t ig_opening_expects_from(const ig_opening_round *o, int j)
 {
     return o->self.hard ? 0 : ig_call_expected_from(o->c, j);
 }
 
 /* This process as peer j sees it (opening_plan.h): what it expects from j. */
-static ig_opening_self self_toward(const opening *o, int j)
+static ig_opening_self self_toward(const ig_opening_round *o, int j)
 {
     ig_opening_self view = o->self;
-    view.expect = expects_from(o, j);
+    view.expect = ig_opening_expects_from(o, j);
     return view;
 }
 
 /* Where peer j's block lands and how many receive elements it takes, as
  * the MPI library places it: at j blocks of rcount elements in an
  * MPI_Allgather, at displacement rdispls[j] in an MPI_Allgatherv. */
-static void *slot_of(const opening *o, int j, int *count)
+void *ig_opening_slot_of(const ig_opening_round *o, int j, int *count)
 {
     const ig_call *c = o->c;
     MPI_Aint elements = c->op == IG_OP_ALLGATHER ? (MPI_Aint)j * c->rcount : c->rdispls[j];
@@ -87,12 +60,12 @@ static int wait_statuses(int n, MPI_Request *reqs, MPI_Status *stats)
     return rc;
 }
 
-static int post_receive(opening *o, int j, int tag, MPI_Request *req)
+static int post_receive(ig_opening_round *o, int j, int tag, MPI_Request *req)
 {
     int count;
     if (o->self.hard)
         return ig_irecv_sink(o->sink[j], j, tag, o->comm, req);
-    void *slot = slot_of(o, j, &count);
+    void *slot = ig_opening_slot_of(o, j, &count);
     return PMPI_Irecv(slot, count, o->c->rtype, j, tag, o->comm, req);
 }
 
@@ -103,26 +76,21 @@ static int post_receive(opening *o, int j, int tag, MPI_Request *req)
  * with rank order instead, calls of 8 and 16 KiB blocks took 1.3x to 1.6x
  * as long at 4+4 and 8+8; at 4 KiB full duplex rank order was 2 to 13 %
  * faster, too little and too narrow a range to switch orders by size. */
-static int peer_of(const opening *o, int k)
+static int peer_of(const ig_opening_round *o, int k)
 {
     return (o->local_rank + k) % o->remote;
 }
 
 /* The remote ranks this process's round-one message goes to, in order:
  * every peer, from peer_of; a root of the trees, its children in its own
- * tree only, the rest passing it on (relay). */
-static int round_one_targets(const opening *o, int *targets)
+ * tree only, the rest passing it on (opening_tree.c). */
+static int round_one_targets(const ig_opening_round *o, int *targets)
 {
-    int children[MAX_TREE_CHILDREN], n;
-    if (o->tree != TREE_ROOT) {
-        for (int k = 0; k < o->remote; k++)
-            targets[k] = peer_of(o, k);
-        return o->remote;
-    }
-    n = ig_opening_tree_children(o->others + 1, 0, children);
-    for (int i = 0; i < n; i++)
-        targets[i] = ig_opening_tree_rank_of_node(children[i], o->local_rank, o->roots, o->others);
-    return n;
+    if (o->tree == IG_TREE_ROOT)
+        return ig_opening_root_targets(o, targets);
+    for (int k = 0; k < o->remote; k++)
+        targets[k] = peer_of(o, k);
+    return o->remote;
 }
 
 /* Piece i of a block of `bytes` bytes (opening_plan.h): the block's
@@ -142,12 +110,12 @@ static char *piece_at(const void *base, ig_piece pc)
  * where the decision says so (ig_decide_opening_pieces) and its send
  * type's data are the block's bytes in order, so that piece i is bytes
  * [i E, (i + 1) E). */
-static int cuts_into_pieces(opening *o, const ig_settings *s, int nodes)
+static int cuts_into_pieces(ig_opening_round *o, const ig_settings *s, int nodes)
 {
     const ig_call *c = o->c;
     MPI_Aint true_lb;
     /* Not in the tree, which passes whole messages on. */
-    if (o->tree != TREE_NONE || !ig_opening_self_leaves_early(&o->self) ||
+    if (o->tree != IG_TREE_NONE || !ig_opening_self_leaves_early(&o->self) ||
         !ig_decide_opening_pieces(o->self.send, nodes, s) ||
         !ig_type_contiguous(c->scount, c->stype) || ig_block_true_lb(c->scount, c->stype, &true_lb) != MPI_SUCCESS)
         return 0;
@@ -161,10 +129,10 @@ static int cuts_into_pieces(opening *o, const ig_settings *s, int nodes)
  * piece across the peers, each piece copied into `copy` just before it
  * goes (so the first leaves without waiting for the whole copy).  sends
  * holds remote * pieces requests, peer j's pieces at j * pieces. */
-static int post_early_sends(opening *o, int64_t pieces, char *copy, MPI_Request *sends)
+static int post_early_sends(ig_opening_round *o, int64_t pieces, char *copy, MPI_Request *sends)
 {
     const ig_call *c = o->c;
-    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self, o->max_bytes), targets[MAX_REMOTE];
+    int rc = MPI_SUCCESS, tag = ig_opening_tag(&o->self, o->max_bytes), targets[IG_OPENING_MAX_REMOTE];
     int n_targets = round_one_targets(o, targets);
     for (int64_t i = 0; i < pieces; i++) {
         ig_piece pc = piece_of(o->self.send, i);
@@ -188,10 +156,10 @@ static int post_early_sends(opening *o, int64_t pieces, char *copy, MPI_Request 
  * the call).  Returns whether some sends are still open.  A failed send
  * ends the wait for its peer, its error kept in *rc; that peer's other
  * sends are kept open like those taken later (the copy they read stays). */
-static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MPI_Request *sends, int *rc)
+static int wait_for_takers(ig_opening_round *o, ig_opening_left *left, int64_t pieces, MPI_Request *sends, int *rc)
 {
-    char settled[MAX_REMOTE] = { 0 };
-    int open = o->remote, later = 0, tag[MAX_REMOTE];
+    char settled[IG_OPENING_MAX_REMOTE] = { 0 };
+    int open = o->remote, later = 0, tag[IG_OPENING_MAX_REMOTE];
     for (int j = 0; j < o->remote; j++)
         tag[j] = -1; /* until its message comes (stays so if its receive could not be posted) */
     while (open > 0) {
@@ -230,9 +198,9 @@ static int wait_for_takers(opening *o, ig_opening_left *left, int64_t pieces, MP
  * (mpi_yield_when_idle), and on the emulated cluster such tests held a 4+4
  * half-duplex sender of 4 KiB for 90 to 145 microseconds instead of 36
  * (docs/performance.md, twenty-fifth session). */
-static int leave_early(opening *o, ig_opening_left *left)
+static int leave_early(ig_opening_round *o, ig_opening_left *left)
 {
-    MPI_Request one_each[MAX_REMOTE], *sends = one_each;
+    MPI_Request one_each[IG_OPENING_MAX_REMOTE], *sends = one_each;
     char *copy = NULL;
     int64_t pieces = o->self.pieces ? ig_opening_piece_count(o->self.send) : 1;
     if (pieces > 1 && ((copy = ig_opening_left_copy_room(left, (size_t)o->self.send)) == NULL ||
@@ -275,7 +243,7 @@ static int leave_early(opening *o, ig_opening_left *left)
  * (Open MPI's UCX layer writes nothing there, its ob1 layer may write
  * the whole piece: p2p.h).  Without scratch it is dropped and what fits
  * stays unwritten; the call is reported truncated either way. */
-static int receive_piece_cut(opening *o, int j, int whole, int fits, char *to)
+static int receive_piece_cut(ig_opening_round *o, int j, int whole, int fits, char *to)
 {
     char *scratch = malloc((size_t)whole);
     if (scratch == NULL) {
@@ -298,13 +266,13 @@ static int receive_piece_cut(opening *o, int j, int whole, int fits, char *to)
  * `expect` bytes in place, as the agreed path does (algo_direct.c): the
  * piece across that end cut (receive_piece_cut), the pieces after it
  * dropped. */
-static int receive_rest_of_pieces(opening *o, int j)
+static int receive_rest_of_pieces(ig_opening_round *o, int j)
 {
     const ig_call *c = o->c;
-    int64_t bytes = o->heard[j].got, pieces = ig_opening_piece_count(bytes), expect = expects_from(o, j);
+    int64_t bytes = o->heard[j].got, pieces = ig_opening_piece_count(bytes), expect = ig_opening_expects_from(o, j);
     int64_t room = bytes < expect ? bytes : expect;
     int count = 0;
-    void *slot = o->self.hard ? NULL : slot_of(o, j, &count), *staging = NULL, *base = NULL;
+    void *slot = o->self.hard ? NULL : ig_opening_slot_of(o, j, &count), *staging = NULL, *base = NULL;
     int wanted = room > IG_OPENING_PIECE_BYTES, contiguous = wanted && ig_type_contiguous(count, c->rtype);
     int rc = MPI_SUCCESS, packed = 0, position = 0;
     MPI_Aint true_lb = 0;
@@ -340,127 +308,17 @@ static int receive_rest_of_pieces(opening *o, int j)
     return rc;
 }
 
-/* The tree's relay (opening_plan.h, "The tree"): a process of the larger
- * group takes a root's round-one message from its parent in that root's
- * tree -- the root itself on the opening's communicator, or a process of
- * its own group on the merged one, which passes on the root's tag -- and sends
- * it on unchanged to its children, whatever its own arguments.  *st is
- * what a direct receive of that message would have said: its tag, and as
- * count the bytes of the whole message, so that round_one judges a block
- * longer than expected truncated as it would the direct one. */
-typedef struct {
-    MPI_Message msg;
-    int root, source, tag, bytes, children[MAX_TREE_CHILDREN], n_children;
-    MPI_Comm from;
-} relayed;
-
-/* Merged rank of node `node` of root t's tree. */
-static int merged_rank_of_node(const opening *o, int t, int node)
+static int round_one(ig_opening_round *o)
 {
-    return o->merged_first + ig_opening_tree_rank_of_node(node, t, o->roots, o->others);
-}
-
-static int forward_all(const opening *o, const relayed *r, const void *buf, int count, MPI_Datatype type,
-                       MPI_Request *fwd)
-{
-    int rc = MPI_SUCCESS;
-    for (int i = 0; i < r->n_children; i++)
-        ig_err_keep(&rc, PMPI_Isend(buf, count, type, merged_rank_of_node(o, r->root, r->children[i]), r->tag,
-                                    o->merged, &fwd[i]));
-    return rc;
-}
-
-/* A message of the size this process expects, to usable arguments (every
- * correct call): received into place, passed on from there. */
-static int relay_in_place(opening *o, relayed *r, MPI_Request *fwd)
-{
-    int count;
-    void *slot = slot_of(o, r->root, &count);
-    int rc = PMPI_Mrecv(slot, count, o->c->rtype, &r->msg, MPI_STATUS_IGNORE);
-    ig_err_keep(&rc, forward_all(o, r, slot, count, o->c->rtype, fwd));
-    return rc;
-}
-
-/* Any other message (an erroneous call, or arguments this process cannot
- * use): taken whole as bytes and passed on from there, then as much of it
- * as fits placed (whole elements; nothing where the arguments are
- * unusable).  It is at most one eager piece (relay makes sure: a root
- * sends a block down the tree only then, ig_decide_opening_sends), so it
- * fits on the stack and nothing can fail to be allocated; the sends on
- * are completed here. */
-static int relay_as_bytes(opening *o, relayed *r)
-{
-    char bytes[IG_OPENING_PIECE_BYTES];
-    MPI_Request fwd[MAX_TREE_CHILDREN];
-    int rc, count, type_size = 0;
-    for (int i = 0; i < r->n_children; i++)
-        fwd[i] = MPI_REQUEST_NULL;
-    rc = PMPI_Mrecv(bytes, r->bytes, MPI_BYTE, &r->msg, MPI_STATUS_IGNORE);
-    ig_err_keep(&rc, forward_all(o, r, bytes, r->bytes, MPI_BYTE, fwd));
-    if (rc == MPI_SUCCESS && !o->self.hard) {
-        void *slot = slot_of(o, r->root, &count);
-        int64_t expect = expects_from(o, r->root);
-        int position = 0, fits = r->bytes < expect ? r->bytes : (int)expect;
-        ig_err_keep(&rc, PMPI_Type_size(o->c->rtype, &type_size));
-        if (rc == MPI_SUCCESS && type_size > 0 && fits / type_size > 0)
-            ig_err_keep(&rc, PMPI_Unpack(bytes, r->bytes, &position, slot, fits / type_size, o->c->rtype, o->merged));
-    }
-    ig_err_keep(&rc, ig_waitall(r->n_children, fwd));
-    return rc;
-}
-
-/* Root t's message, in t's tree. */
-static int relay(opening *o, int t, MPI_Request *fwd, int *n_fwd, MPI_Status *st)
-{
-    int node = ig_opening_tree_node_of_rank(o->local_rank, t, o->roots, o->others), rc;
-    int parent = ig_opening_tree_parent(node);
-    relayed r = { .msg = MPI_MESSAGE_NULL, .root = t, .tag = IG_OPENING_TAG_VERDICT };
-    r.from = parent == 0 ? o->comm : o->merged;
-    r.source = parent == 0 ? t : merged_rank_of_node(o, t, parent);
-    r.n_children = ig_opening_tree_children(o->others + 1, node, r.children);
-    *n_fwd = 0;
-    MPI_Status probe;
-    rc = PMPI_Mprobe(r.source, MPI_ANY_TAG, r.from, &r.msg, &probe);
-    if (rc == MPI_SUCCESS) {
-        r.tag = probe.MPI_TAG;
-        rc = PMPI_Get_count(&probe, MPI_BYTE, &r.bytes);
-    }
-    int in_place = !o->self.hard && r.tag >= IG_OPENING_TAG_FIRST && r.bytes == expects_from(o, t);
-    if (rc == MPI_SUCCESS && !in_place && r.bytes > IG_OPENING_PIECE_BYTES)
-        rc = MPI_ERR_INTERN; /* more than relay_as_bytes holds: only from a root of another build */
-    if (rc != MPI_SUCCESS) { /* nothing known: dropped, and the children hear a tag that says so */
-        if (r.msg != MPI_MESSAGE_NULL)
-            PMPI_Mrecv(NULL, 0, MPI_BYTE, &r.msg, MPI_STATUS_IGNORE);
-        r.tag = IG_OPENING_TAG_VERDICT;
-        r.bytes = 0;
-        *n_fwd = r.n_children;
-        ig_err_keep(&rc, forward_all(o, &r, NULL, 0, MPI_BYTE, fwd));
-    } else if (in_place) {
-        *n_fwd = r.n_children;
-        rc = relay_in_place(o, &r, fwd);
-    } else {
-        rc = relay_as_bytes(o, &r);
-    }
-    /* A tag below the round-one tags: the parent knew nothing; said as a
-     * failed receive, which round_one takes as "nothing known". */
-    st->MPI_SOURCE = t;
-    st->MPI_TAG = r.tag;
-    st->MPI_ERROR = rc != MPI_SUCCESS ? rc : r.tag < IG_OPENING_TAG_FIRST ? MPI_ERR_OTHER : MPI_SUCCESS;
-    PMPI_Status_set_elements(st, MPI_BYTE, r.bytes);
-    return rc;
-}
-
-static int round_one(opening *o)
-{
-    MPI_Request reqs[2 * MAX_REMOTE + IG_OPENING_TREE_MAX_ROOTS * MAX_TREE_CHILDREN];
-    MPI_Status stats[2 * MAX_REMOTE + IG_OPENING_TREE_MAX_ROOTS * MAX_TREE_CHILDREN];
+    MPI_Request reqs[2 * IG_OPENING_MAX_REMOTE + IG_OPENING_TREE_MAX_ROOTS * IG_OPENING_TREE_MAX_CHILDREN];
+    MPI_Status stats[2 * IG_OPENING_MAX_REMOTE + IG_OPENING_TREE_MAX_ROOTS * IG_OPENING_TREE_MAX_CHILDREN];
     MPI_Status relayed[IG_OPENING_TREE_MAX_ROOTS];
     const ig_call *c = o->c;
     int rc = MPI_SUCCESS, per_peer = c->op == IG_OP_ALLGATHERV, tag = ig_opening_tag(&o->self, o->max_bytes);
-    int targets[MAX_REMOTE], n_targets = round_one_targets(o, targets), n_fwd = 0;
-    for (int i = 0; i < 2 * o->remote + IG_OPENING_TREE_MAX_ROOTS * MAX_TREE_CHILDREN; i++)
+    int targets[IG_OPENING_MAX_REMOTE], n_targets = round_one_targets(o, targets), n_fwd = 0;
+    for (int i = 0; i < 2 * o->remote + IG_OPENING_TREE_MAX_ROOTS * IG_OPENING_TREE_MAX_CHILDREN; i++)
         reqs[i] = MPI_REQUEST_NULL;
-    for (int j = 0; j < o->remote && o->tree != TREE_MEMBER; j++)
+    for (int j = 0; j < o->remote && o->tree != IG_TREE_MEMBER; j++)
         ig_err_keep(&rc, post_receive(o, j, MPI_ANY_TAG, &reqs[j]));
     for (int k = 0; k < n_targets; k++) {
         int j = targets[k];
@@ -474,22 +332,16 @@ static int round_one(opening *o)
         else
             ig_err_keep(&rc, PMPI_Isend(NULL, 0, MPI_BYTE, j, tag, o->comm, req));
     }
-    /* In the trees, each root's message comes from the parent, tree by
-     * tree in ig_opening_tree_order's order, after this process's own
-     * messages to the roots have gone. */
-    int order[IG_OPENING_TREE_MAX_ROOTS];
-    for (int i = 0; o->tree == TREE_MEMBER && i < ig_opening_tree_order(o->local_rank, o->roots, o->others, order);
-         i++) {
-        int n = 0, t = order[i];
-        ig_err_keep(&rc, relay(o, t, &reqs[2 * o->remote + n_fwd], &n, &relayed[t]));
-        n_fwd += n;
-    }
+    /* In the trees, each root's message comes from the parent, after this
+     * process's own messages to the roots have gone. */
+    if (o->tree == IG_TREE_MEMBER)
+        ig_err_keep(&rc, ig_opening_relay_all(o, &reqs[2 * o->remote], &n_fwd, relayed));
     /* Each operation's own error is in its status; a truncated receive is
      * no failure of the round (the pair is simply not done). */
     wait_statuses(2 * o->remote + n_fwd, reqs, stats);
     for (int i = o->remote; i < 2 * o->remote + n_fwd; i++)
         ig_err_keep(&rc, stats[i].MPI_ERROR);
-    for (int t = 0; t < o->remote && o->tree == TREE_MEMBER; t++)
+    for (int t = 0; t < o->remote && o->tree == IG_TREE_MEMBER; t++)
         stats[t] = relayed[t];
     for (int j = 0; j < o->remote; j++) {
         int bytes = 0, truncated = ig_is_truncation(stats[j].MPI_ERROR);
@@ -519,10 +371,10 @@ static int round_one(opening *o)
 
 /* With every peer whose pair is not done: whether one would go on
  * (ig_opening_verdict).  Returns whether every process goes on. */
-static int verdicts(opening *o, int *rc)
+static int verdicts(ig_opening_round *o, int *rc)
 {
-    MPI_Request reqs[2 * MAX_REMOTE];
-    int64_t mine = ig_opening_verdict(&o->self, o->n_done, o->remote, o->heard), theirs[MAX_REMOTE];
+    MPI_Request reqs[2 * IG_OPENING_MAX_REMOTE];
+    int64_t mine = ig_opening_verdict(&o->self, o->n_done, o->remote, o->heard), theirs[IG_OPENING_MAX_REMOTE];
     int n = 0;
     for (int j = 0; j < o->remote; j++) {
         if (!ig_opening_talks_on(o->done[j], &o->heard[j]))
@@ -538,10 +390,10 @@ static int verdicts(opening *o, int *rc)
 }
 
 /* Pair by pair: the blocks round one did not carry (opening_plan.h). */
-static int late_blocks(opening *o)
+static int late_blocks(ig_opening_round *o)
 {
-    MPI_Request reqs[2 * MAX_REMOTE];
-    MPI_Status stats[2 * MAX_REMOTE];
+    MPI_Request reqs[2 * IG_OPENING_MAX_REMOTE];
+    MPI_Status stats[2 * IG_OPENING_MAX_REMOTE];
     const ig_call *c = o->c;
     int rc = MPI_SUCCESS, n = 0;
     for (int j = 0; j < o->remote; j++)
@@ -573,7 +425,7 @@ static int late_blocks(opening *o)
  * process that left early heard nothing, and needs not: it sends data, an
  * MPI_Allgatherv's learnt leaver included.)  Exact in a correct call, as
  * the agreed path counts it from the agreed shape. */
-static void count_served(const opening *o)
+static void count_served(const ig_opening_round *o)
 {
     const ig_call *c = o->c;
     int own_group_sends = o->self.send > 0, other_group_sends = o->self.expect > 0;
@@ -589,7 +441,7 @@ static void count_served(const opening *o)
 }
 
 /* An erroneous call ended pair by pair, explained once per process. */
-static void explain(const opening *o)
+static void explain(const ig_opening_round *o)
 {
     static atomic_int told;
     if (atomic_exchange(&told, 1))
@@ -604,7 +456,7 @@ static void explain(const opening *o)
 }
 
 /* The outcome of a call that ended pair by pair. */
-static int pair_by_pair_outcome(const opening *o, int rc)
+static int pair_by_pair_outcome(const ig_opening_round *o, int rc)
 {
     if (o->self.hard)
         return o->c->hard_error;
@@ -686,7 +538,7 @@ static ig_opening_self what_it_brings(const ig_call *c, ig_comm_cache *cache, co
  * receivers in this round (ig_decide_opening_learnt_early): heard when it
  * stayed; when it left, read from their messages when it settles them
  * (ig_opening_run). */
-static void remember_receivers(const opening *o, ig_comm_cache *cache, int left_early)
+static void remember_receivers(const ig_opening_round *o, ig_comm_cache *cache, int left_early)
 {
     ig_opening_memo *m = ig_comm_cache_opening_memo(cache);
     int all_small = 1;
@@ -703,37 +555,17 @@ static void remember_receivers(const opening *o, ig_comm_cache *cache, int left_
     ig_decide_opening_observe_receivers(&m->receivers, o->self.send, all_small);
 }
 
-/* Where the round sends the smaller group's messages down the trees
- * (ig_decide_opening_tree, from facts every process shares): this
- * process's part in them.  A process of the larger group passes messages
- * on, so it never leaves early (opening_plan.h, "The tree"). */
-static void join_tree(opening *o, ig_comm_cache *cache, const ig_settings *s)
-{
-    int n[2], group = ig_comm_cache_group_sizes(cache, n);
-    if (!ig_decide_opening_tree(o->c->op == IG_OP_ALLGATHERV, n[0], n[1], ig_comm_cache_nodes(cache), s))
-        return;
-    o->tree = n[group] > o->remote ? TREE_MEMBER : TREE_ROOT;
-    o->roots = o->tree == TREE_MEMBER ? o->remote : n[group];
-    o->others = o->tree == TREE_MEMBER ? n[group] : o->remote;
-    o->merged = ig_comm_cache_merged(cache);
-    int others_group = o->tree == TREE_MEMBER ? group : 1 - group;
-    o->merged_first = others_group == 0 ? 0 : n[0];
-    if (o->tree == TREE_MEMBER)
-        o->self.stays = 1;
-    ig_stats_opening(IG_OPENING_STAT_TREE);
-}
-
 /* The round itself, once what an earlier call left is settled. */
 static ig_opening_outcome run_round(const ig_call *c, ig_comm_cache *cache, const ig_settings *s, int *rc)
 {
-    ig_opening_heard heard[MAX_REMOTE];
-    char done[MAX_REMOTE], sink[MAX_REMOTE][IG_SINK_BYTES];
-    opening o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size,
+    ig_opening_heard heard[IG_OPENING_MAX_REMOTE];
+    char done[IG_OPENING_MAX_REMOTE], sink[IG_OPENING_MAX_REMOTE][IG_SINK_BYTES];
+    ig_opening_round o = { .c = c, .comm = ig_comm_cache_opening(cache), .remote = c->remote_size,
                   .max_bytes = ig_comm_cache_opening_max_bytes(cache), .heard = heard, .done = done, .sink = sink };
     ig_opening_left *left = ig_comm_cache_opening_left(cache);
     o.local_rank = ig_comm_cache_local_rank(cache);
     o.self = what_it_brings(c, cache, s);
-    join_tree(&o, cache, s);
+    ig_opening_join_tree(&o, cache, s);
     o.self.pieces = cuts_into_pieces(&o, s, ig_comm_cache_nodes(cache));
     int early = ig_opening_self_leaves_early(&o.self);
     *rc = early ? leave_early(&o, left) : round_one(&o);

@@ -546,7 +546,7 @@ static int tree_carries(const ig_shape *sh, const ig_choice *ch, const ig_settin
 /* The opening's trees (opening_plan.h, "The tree"): for every number of
  * nodes a tree can have, every node but the root (node 0) has exactly one
  * parent, which lists it among its children; children come largest
- * subtree first; no node has more than ceil(log2 n) children (opening.c's
+ * subtree first; no node has more than ceil(log2 n) children (opening_round.h's
  * room) or lies deeper than that.  And in every tree of up to three roots
  * the nodes are the other group's ranks, each once, and a rank's node
  * maps back to it. */
