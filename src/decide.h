@@ -139,20 +139,10 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
 
 /* The opening's trees (opening_plan.h, "The tree"): at most this many
  * roots (the smaller group), and at least IG_OPENING_TREE_MIN_OTHERS
- * processes of the other group per root (so that the other group is the
- * larger: each process knows from the group sizes alone whether it is a
- * root).  Two, not four as the trees began: at 2+4, 2+6, 3+6 and 3+9
- * with 4 and 8 KiB blocks fc or the star serves the roots' blocks, and
- * without the trees such calls went on to the agreement; with them they
- * end in the round, 1.4x to 2.0x faster on the emulated cluster (2+6 4
- * KiB 0.63 against 1.32 ms), at 1+3 2.2x; at 1 KiB, where the direct
- * algorithm serves the call anyway and the round ended it before, the
- * trees' second hop cost 0.04 to 0.07 ms (2+4, 3+6: docs/performance.md,
- * seventy-fourth session).  The shape of the trees, not the blocks, is
- * what every process must know before the round, so this is a choice per
- * communicator. */
+ * processes of the other group per root; with fewer, a root's q direct
+ * messages cost about what the tree's log2(q + 1) hops do. */
 #define IG_OPENING_TREE_MAX_ROOTS 3
-#define IG_OPENING_TREE_MIN_OTHERS 2
+#define IG_OPENING_TREE_MIN_OTHERS 4
 
 /* With two or three roots, blocks of at most this many bytes go down the
  * trees (one root: up to an eager message).  A tree relays whole blocks,

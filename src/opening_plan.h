@@ -82,7 +82,7 @@
  * before its next round one on the communicator (opening_left.h).
  *
  * The tree: on a communicator where one group has one to three processes
- * (the roots) and the other at least twice as many, between nodes
+ * (the roots) and the other at least four times as many, between nodes
  * (decide.h: ig_decide_opening_tree, from the group sizes, the nodes and
  * the settings, which every process holds alike), an MPI_Allgather's root
  * sends its round-one message not to every process of the other group but

@@ -1,6 +1,6 @@
 /*
  * The opening's trees (opening_plan.h, "The tree"): where one group has
- * one to three processes (the roots) and the other at least twice as
+ * one to three processes (the roots) and the other at least four times as
  * many, each root's round-one message goes down its own tree over the
  * other group, whose processes pass it on unchanged.  Who is whose parent
  * and child, and in which order a process takes the trees, is
