@@ -668,6 +668,12 @@ START_TEST(tree_applies_and_serves_small_blocks)
     REQUIRE(ig_decide_opening_tree(0, 2, 8, 10, &s) && ig_decide_opening_tree(0, 12, 3, 15, &s), "2+8, 12+3");
     REQUIRE(!ig_decide_opening_tree(0, 2, 7, 9, &s), "2+7: fewer than four others a root");
     REQUIRE(!ig_decide_opening_tree(0, 4, 16, 20, &s), "4+16: more roots than the trees take");
+    /* Every split: the roots' group is the smaller one, so that no
+     * process is a root and a member. */
+    for (int n0 = 1; n0 < IG_OPENING_MAX_PROCS; n0++)
+        for (int n1 = 1; n0 + n1 <= IG_OPENING_MAX_PROCS; n1++)
+            if (ig_decide_opening_tree(0, n0, n1, n0 + n1, &s))
+                REQUIRE(n0 != n1 && (n0 < n1 ? n0 : n1) <= IG_OPENING_TREE_MAX_ROOTS, "trees at %d+%d", n0, n1);
     REQUIRE(!ig_decide_opening_tree(0, 1, 8, 1, &s), "within a node by default");
     s.opening = IG_OPENING_TREE;
     REQUIRE(ig_decide_opening_tree(0, 1, 8, 1, &s), "within a node where the settings say tree");
