@@ -83,7 +83,7 @@ static int peer_of(const ig_opening_round *o, int k)
 
 /* The remote ranks this process's round-one message goes to, in order:
  * every peer, from peer_of; a root of the trees, its children in its own
- * tree first, then its announcements to the rest (opening_tree.c). */
+ * tree only, the rest passing it on (opening_tree.c). */
 static int round_one_targets(const ig_opening_round *o, int *targets)
 {
     if (o->tree == IG_TREE_ROOT)
@@ -124,8 +124,7 @@ static int cuts_into_pieces(ig_opening_round *o, const ig_settings *s, int nodes
 }
 
 /* Post the sends of a process that leaves early: to every peer (in the
- * trees, a root's children in its tree, its announcement to the rest:
- * round_one_targets) its block,
+ * trees, a root's children in its tree: round_one_targets) its block,
  * in pieces if o->self.pieces (the first with the round-one tag), piece by
  * piece across the peers, each piece copied into `copy` just before it
  * goes (so the first leaves without waiting for the whole copy).  sends
@@ -142,9 +141,7 @@ static int post_early_sends(ig_opening_round *o, int64_t pieces, char *copy, MPI
         for (int k = 0; k < n_targets; k++) {
             int j = targets[k];
             MPI_Request *req = &sends[(int64_t)j * pieces + i];
-            if (o->tree == IG_TREE_ROOT && !ig_opening_root_child(o, j)) /* (a root never cuts pieces) */
-                ig_err_keep(&rc, ig_opening_announce(o, j, tag, req));
-            else if (!o->self.pieces)
+            if (!o->self.pieces)
                 ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
             else
                 ig_err_keep(&rc, PMPI_Isend(piece_at(copy, pc), (int)pc.length, MPI_BYTE, j,
@@ -330,9 +327,7 @@ static int round_one(ig_opening_round *o)
             tag = ig_opening_tag(&toward, o->max_bytes);
         }
         MPI_Request *req = &reqs[o->remote + j];
-        if (o->tree == IG_TREE_ROOT && !ig_opening_root_child(o, j))
-            ig_err_keep(&rc, ig_opening_announce(o, j, tag, req));
-        else if (o->self.small)
+        if (o->self.small)
             ig_err_keep(&rc, PMPI_Isend(c->sbuf, c->scount, c->stype, j, tag, o->comm, req));
         else
             ig_err_keep(&rc, PMPI_Isend(NULL, 0, MPI_BYTE, j, tag, o->comm, req));

@@ -63,26 +63,9 @@ void *ig_opening_slot_of(const ig_opening_round *o, int j, int *count);
  * never leaves early. */
 void ig_opening_join_tree(ig_opening_round *o, ig_comm_cache *cache, const ig_settings *s);
 
-/* A root's round-one targets, as remote ranks, in order: its children in
- * its own tree, which get its round-one message, then every other process
- * of the other group, which gets its announcement (below).  Returns how
- * many: every process of the other group, once. */
+/* A root's round-one targets: its children in its own tree, as remote
+ * ranks, in order.  Returns how many. */
 int ig_opening_root_targets(const ig_opening_round *o, int *targets);
-
-/* Whether remote rank j is a child of this root in its own tree. */
-int ig_opening_root_child(const ig_opening_round *o, int j);
-
-/* A root's announcement to remote rank j, not its child: its round-one
- * tag, and one byte where its block goes down the tree (it is small and
- * not empty), no byte where nothing does.  Every process of the other
- * group so hears from the root itself, one hop away, what it sends; only
- * where a block comes down the tree does a process wait for its parent
- * (and pass the block on), so that the roots' tags alone (the roots
- * receive, or send large blocks) cost no more than the direct messages:
- * the tree's log2(q + 1) hops held every process of the other group
- * there, where without the trees a sender that leaves early waits for
- * nothing (docs/performance.md, seventy-fourth session). */
-int ig_opening_announce(const ig_opening_round *o, int j, int tag, MPI_Request *req);
 
 /* A member (o->tree == IG_TREE_MEMBER): every root's round-one message,
  * taken from its parent and passed on to its children, tree by tree in

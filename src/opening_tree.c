@@ -33,26 +33,7 @@ int ig_opening_root_targets(const ig_opening_round *o, int *targets)
     int n = ig_opening_tree_children(o->others + 1, 0, children);
     for (int i = 0; i < n; i++)
         targets[i] = ig_opening_tree_rank_of_node(children[i], o->local_rank, o->roots, o->others);
-    /* Then the announcements, each to a process that is not a child,
-     * starting at this root's own rank as the direct messages do. */
-    for (int k = 0; k < o->others; k++) {
-        int j = (o->local_rank + k) % o->others;
-        if (!ig_opening_root_child(o, j))
-            targets[n++] = j;
-    }
     return n;
-}
-
-int ig_opening_root_child(const ig_opening_round *o, int j)
-{
-    return ig_opening_tree_parent(ig_opening_tree_node_of_rank(j, o->local_rank, o->roots, o->others)) == 0;
-}
-
-int ig_opening_announce(const ig_opening_round *o, int j, int tag, MPI_Request *req)
-{
-    static const char down_the_tree = 1;
-    int block_down = o->self.small && o->self.send > 0;
-    return PMPI_Isend(&down_the_tree, block_down ? 1 : 0, MPI_BYTE, j, tag, o->comm, req);
 }
 
 /* The tree's relay (opening_plan.h, "The tree"): a process of the larger
@@ -124,66 +105,26 @@ static int relay_as_bytes(ig_opening_round *o, relayed *r)
     return rc;
 }
 
-/* The message r comes from (r->source on r->from): its tag and size. */
-static int probe(relayed *r)
-{
-    MPI_Status probe;
-    int rc = PMPI_Mprobe(r->source, MPI_ANY_TAG, r->from, &r->msg, &probe);
-    if (rc == MPI_SUCCESS) {
-        r->tag = probe.MPI_TAG;
-        rc = PMPI_Get_count(&probe, MPI_BYTE, &r->bytes);
-    }
-    return rc;
-}
-
-/* Root t's announcement to a process that is not its child: its tag in
- * *tag, and whether its block comes down the tree (one byte) or not
- * (none). */
-static int take_announcement(const ig_opening_round *o, int t, int *tag, int *block_down)
-{
-    char flag = 0;
-    int count = 0;
-    MPI_Status st;
-    int rc = PMPI_Recv(&flag, 1, MPI_BYTE, t, MPI_ANY_TAG, o->comm, &st);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Get_count(&st, MPI_BYTE, &count);
-    *tag = rc == MPI_SUCCESS ? st.MPI_TAG : IG_OPENING_TAG_VERDICT;
-    *block_down = rc == MPI_SUCCESS && count == 1 && flag == 1;
-    return rc;
-}
-
-/* Root t's message, in t's tree: from t itself where this process is its
- * child, else t's announcement and, where it says so, the block from the
- * parent.  The block goes on to this process's children exactly where it
- * comes down the tree, which they read from their own announcements. */
+/* Root t's message, in t's tree. */
 static int relay(ig_opening_round *o, int t, MPI_Request *fwd, int *n_fwd, MPI_Status *st)
 {
-    int node = ig_opening_tree_node_of_rank(o->local_rank, t, o->roots, o->others), rc, block_down;
+    int node = ig_opening_tree_node_of_rank(o->local_rank, t, o->roots, o->others), rc;
     int parent = ig_opening_tree_parent(node);
     relayed r = { .msg = MPI_MESSAGE_NULL, .root = t, .tag = IG_OPENING_TAG_VERDICT };
+    r.from = parent == 0 ? o->comm : o->merged;
+    r.source = parent == 0 ? t : merged_rank_of_node(o, t, parent);
     r.n_children = ig_opening_tree_children(o->others + 1, node, r.children);
     *n_fwd = 0;
-    if (parent == 0) {
-        r.from = o->comm;
-        r.source = t;
-        rc = probe(&r);
-        block_down = rc == MPI_SUCCESS && r.bytes > 0; /* as the announcements say (ig_opening_announce) */
-    } else {
-        rc = take_announcement(o, t, &r.tag, &block_down);
-        if (rc == MPI_SUCCESS && block_down) {
-            r.from = o->merged;
-            r.source = merged_rank_of_node(o, t, parent);
-            rc = probe(&r);
-        }
+    MPI_Status probe;
+    rc = PMPI_Mprobe(r.source, MPI_ANY_TAG, r.from, &r.msg, &probe);
+    if (rc == MPI_SUCCESS) {
+        r.tag = probe.MPI_TAG;
+        rc = PMPI_Get_count(&probe, MPI_BYTE, &r.bytes);
     }
-    if (!block_down)
-        r.n_children = 0;
     int in_place = !o->self.hard && r.tag >= IG_OPENING_TAG_FIRST && r.bytes == ig_opening_expects_from(o, t);
     if (rc == MPI_SUCCESS && !in_place && r.bytes > IG_OPENING_PIECE_BYTES)
         rc = MPI_ERR_INTERN; /* more than relay_as_bytes holds: only from a root of another build */
-    if (rc == MPI_SUCCESS && !block_down && parent != 0) {
-        r.bytes = 0; /* the root sent its tag alone */
-    } else if (rc != MPI_SUCCESS) { /* nothing known: dropped, and the children hear a tag that says so */
+    if (rc != MPI_SUCCESS) { /* nothing known: dropped, and the children hear a tag that says so */
         if (r.msg != MPI_MESSAGE_NULL)
             PMPI_Mrecv(NULL, 0, MPI_BYTE, &r.msg, MPI_STATUS_IGNORE);
         r.tag = IG_OPENING_TAG_VERDICT;
