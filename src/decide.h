@@ -143,18 +143,22 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
  * fixed per communicator (every process must know it before the round,
  * from the group sizes), so it serves calls in both directions, and the
  * trees cost where the roots receive: the other group's processes pass
- * the roots' round-one messages on, so they stay until those come down
- * the trees, where without the trees a small sender leaves as soon as its
- * block is sent.  On the emulated cluster, 4 KiB blocks, A/B
+ * the roots' round-one messages on, so they wait for the roots to arrive,
+ * where without the trees a small sender leaves as soon as its block is
+ * sent (not the trees' depth: with each root's tag sent straight to every
+ * process, and down the tree only a block, the cost stayed, 0.22 ms at
+ * 4+1).  On the emulated cluster, 4 KiB blocks, A/B
  * (docs/performance.md, seventy-fourth session): where the roots receive
  * the trees took 4+1 from 0.08 to 0.22 ms, 8+2 from 0.94 to 1.08 and 12+3
- * from 2.41 to 2.65 (level with native or MPI_Iallgather, where the
- * senders that left made intergather 1.04x to 2.3x faster than both);
+ * from 2.41 to 2.65 (1.0x to 1.14x the faster of native and
+ * MPI_Iallgather, where the senders that left gave 0.43x to 0.97x);
  * with two others a root (tried) they made 2+4 and 2+6 2x faster where
  * the roots send (0.29 against 0.58 ms, 0.63 against 1.32) and 4+2, 3+1
  * and 2+1 2x to 2.5x slower where they receive (0.37 against 0.15 ms at
  * 4+2, now 1.05x MPI_Iallgather; 0.13 against 0.07 at 2+1, 1.5x native).
- * Four others a root: where a root's link would carry the most. */
+ * Four others a root: where the roots send, the trees made 4 KiB calls
+ * 1.8x to 2.7x faster (1+7, 1+15, 2+14: seventy-third session), more
+ * than they cost where the roots receive. */
 #define IG_OPENING_TREE_MAX_ROOTS 3
 #define IG_OPENING_TREE_MIN_OTHERS 4
 
