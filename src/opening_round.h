@@ -60,7 +60,8 @@ void *ig_opening_slot_of(const ig_opening_round *o, int j, int *count);
  * (ig_decide_opening_tree, from facts every process shares): this
  * process's part in them, set in o (o->tree stays IG_TREE_NONE
  * elsewhere).  A process of the larger group passes messages on, so it
- * never leaves early. */
+ * never leaves early (and so, where the roots only receive, it waits for
+ * them to arrive: decide.h, IG_OPENING_TREE_MIN_OTHERS). */
 void ig_opening_join_tree(ig_opening_round *o, ig_comm_cache *cache, const ig_settings *s);
 
 /* A root's round-one targets: its children in its own tree, as remote
