@@ -31,7 +31,7 @@ cflags=${CFLAGS:--O2}
 # The core: every C file of the library (Makefile.am: libigplan and
 # libintergather) except the interception glue, so the simulated code is
 # exactly what the library ships.  IG_SIM_CORE overrides the list.
-glue="entry_abi entry_c entry_fortran lifecycle call serve agree speculate opening opening_left errors comm_cache"
+glue="entry_abi entry_c entry_fortran lifecycle call serve agree speculate opening opening_tree opening_left errors comm_cache"
 # shellcheck source=scripts/simgrid/sources.sh
 . "$top/scripts/simgrid/sources.sh"
 core_from_makefile() {
