@@ -110,11 +110,6 @@ double ig_cost_direct_half_blocks(int p, int q, double k, double k_max, const ig
     return c->ts + posted_at_once(most * c->to, link, k_max * c->tw, c);
 }
 
-double ig_cost_linear_exchange(int n, const ig_cost_params *c)
-{
-    return c->ts + (n - 1) * c->to;
-}
-
 double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c)
 {
     return ig_cost_direct_half_blocks(p, q, k, k, c);

@@ -37,10 +37,6 @@ extern const ig_cost_params ig_cost_shared_memory;
  * max(p, q) max(t_o, k t_w) + min(t_o, k t_w), within a node they add up,
  * max(p, q) (t_o + k t_w). */
 double ig_cost_direct_half(int p, int q, double k, const ig_cost_params *c);
-
-/* One round of small messages from each of n processes to every other,
- * posted at once (the agreement of an MPI_Allgather on few processes). */
-double ig_cost_linear_exchange(int n, const ig_cost_params *c);
 /* The same with blocks of different sizes (MPI_Allgatherv), k their
  * average and k_max the largest: over a network the largest block's sender
  * sends it q times (q k_max on its link) while each receiver takes p k, so

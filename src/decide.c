@@ -322,28 +322,8 @@ static int star_weighed(const ig_shape *sh, int p, int q)
     return p < q && sh->nodes > 1 && few_messages(sh, p, q, IG_DIRECT_MAX_MESSAGES);
 }
 
-/* What a call that the opening round ends with the direct algorithm saves
- * against every other choice, which goes on to the agreement: the
- * agreement's one round of messages, where it is one round (an
- * MPI_Allgather on at most IG_AGREE_MAX_LINEAR processes).  Priced there
- * only: on the emulated cluster the direct algorithm without the
- * agreement was 2.4x and 1.8x faster than the model's choice after it at
- * 1+2 (the relay) and 3+5 (fc) with 4 KiB blocks, but with the larger
- * agreement priced as well (log2(p + q) rounds) the model would also have
- * chosen direct at 5+8 to 7+9 with 4 and 8 KiB blocks, where fc after the
- * agreement was 1.10x to 1.14x faster (docs/performance.md,
- * seventy-fourth session). */
-static double agreement_saved(const ig_shape *sh, int allgatherv, const ig_cost_params *m)
-{
-    int n = sh->n[0] + sh->n[1];
-    return sh->opening && !allgatherv && n <= IG_AGREE_MAX_LINEAR ? ig_cost_linear_exchange(n, m) : 0;
-}
-
-/* One direction, group `sender` to the other.  *cost: the model's time;
- * the direct algorithm's less `saved`, what the opening round spares it
- * (agreement_saved; 0 where the caller weighs that itself). */
-static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s, double saved,
-                         double *cost)
+/* One direction, group `sender` to the other.  *cost: the model's time. */
+static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const ig_settings *s, double *cost)
 {
     int p = sh->n[sender], q = sh->n[1 - sender];
     double k = average_block(sh, sender);
@@ -359,7 +339,7 @@ static ig_step half_step(const ig_shape *sh, int sender, int allgatherv, const i
      * fc 1.07x to 1.12x direct, the relay 0.69x to 0.72x.  Within a node
      * receivers copy what they take, and the average stands for all. */
     double k_max = (double)sh->max_block[sender], k_rounds = m->copies_on_host ? k : k_max;
-    double direct = ig_cost_direct_half_blocks(p, q, k, k_max, m) - saved, relay;
+    double direct = ig_cost_direct_half_blocks(p, q, k, k_max, m), relay;
     if (s->algorithm == IG_ALG_RING || (s->algorithm == IG_ALGORITHM_AUTO && s->topology == IG_TOPOLOGY_RING)) {
         *cost = 0;
         return step_of(IG_ALG_RING, sender, sh, s);
@@ -486,7 +466,7 @@ static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s
 {
     const ig_cost_params *m = model_of(sh, s);
     double k0 = average_block(sh, 0), k1 = average_block(sh, 1), pass0, pass1;
-    ig_step first = half_step(sh, 0, allgatherv, s, 0, &pass0), second = half_step(sh, 1, allgatherv, s, 0, &pass1);
+    ig_step first = half_step(sh, 0, allgatherv, s, &pass0), second = half_step(sh, 1, allgatherv, s, &pass1);
     /* The direct algorithm both ways at once is weighed within a node, and
      * between nodes only for small blocks (ig_decide_direct_full_weighed).
      * Between nodes its bandwidth term equals the one exchange's in the
@@ -498,9 +478,7 @@ static void decide_full(const ig_shape *sh, int allgatherv, const ig_settings *s
      * to 7x faster than the one exchange at 2+2 and 4+4 on the 2-core
      * machine (docs/performance.md).  Forced, it runs anywhere. */
     double one = ig_cost_fd(sh->n[0], k0, sh->n[1], k1, m),
-           direct = ig_decide_direct_full_weighed(sh)
-                        ? ig_cost_direct_full(sh->n[0], k0, sh->n[1], k1, m) - agreement_saved(sh, allgatherv, m)
-                        : HUGE_VAL;
+           direct = ig_decide_direct_full_weighed(sh) ? ig_cost_direct_full(sh->n[0], k0, sh->n[1], k1, m) : HUGE_VAL;
     int two_passes = first.algorithm == IG_ALG_RING || (s->algorithm != IG_ALGORITHM_AUTO &&
                                                         s->algorithm != IG_ALG_FULL_DUPLEX &&
                                                         s->algorithm != IG_ALG_DIRECT);
@@ -572,7 +550,7 @@ static void decide_call(const ig_shape *sh, int allgatherv, const ig_settings *s
         return decide_full(sh, allgatherv, s, c, ig_cost_root_gathering_full(sh->n[0], k0, sh->n[1], k1, m));
     int sender = sends0 ? 0 : 1;
     double cost, native = ig_cost_root_gathering(sh->n[sender], sh->n[1 - sender], sender ? k1 : k0, m);
-    ig_step st = half_step(sh, sender, allgatherv, s, agreement_saved(sh, allgatherv, m), &cost);
+    ig_step st = half_step(sh, sender, allgatherv, s, &cost);
     /* The model may send a call to the MPI library, never a forced or ring one. */
     if (s->algorithm == IG_ALGORITHM_AUTO && !ring && native < cost)
         return decide_native(c, IG_FALLBACK_MODEL);

@@ -9,17 +9,6 @@
 
 #include <stdint.h>
 
-/* Up to this many processes in all, an MPI_Allgather's agreement (agree.c)
- * sends every process's view straight to every other in one round of
- * messages, posted before any early data, instead of an allreduce:
- * log2(p + q) rounds whose later ones would queue behind the data on a
- * network link.  Measured on the emulated cluster (docs/performance.md):
- * 4+4 at 4 KiB went from 1.4 to 0.9 ms, but 8+8 from 5.6 to 11.4 ms (15
- * messages per process where the allreduce sends 4, with 16 processes
- * sharing 2 cores).  The decision prices that one round where the opening
- * round would spare a direct call it (decide.c, agreement_saved). */
-#define IG_AGREE_MAX_LINEAR 8
-
 /* Sends the direct algorithm keeps in flight per process: enough to keep a
  * link busy (Open MPI's linear exchange posts them all and reaches 92-95 %
  * of a TCP link), few enough that a large group does not flood one

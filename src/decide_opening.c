@@ -103,7 +103,6 @@ int ig_decide_opening_sends(int group, int64_t send_bytes, int64_t expect_bytes,
     /* What every process reads alike: its own sizes, its peers' from the
      * round's tags. */
     ig_shape_guess_uniform(group, send_bytes, expect_bytes, 0, 0, n0, n1, nodes, oversubscribed, &guess);
-    guess.opening = 1; /* asked in the round */
     return served_by_round_one(&guess, 0, max_bytes, s);
 }
 
@@ -114,7 +113,6 @@ int ig_decide_opening_sends_v(int group, int64_t send_bytes, int64_t expect_max,
     if (send_bytes < 0 || expect_max < 0 || expect_total < expect_max)
         return 0;
     ig_shape_guess_uniform(group, send_bytes, expect_max, 0, 0, n0, n1, nodes, oversubscribed, &guess);
-    guess.opening = 1; /* asked in the round */
     guess.total[1 - group] = (uint64_t)expect_total; /* the other group's blocks exactly, its largest as above */
     return served_by_round_one(&guess, 1, max_bytes, s);
 }
@@ -126,7 +124,6 @@ int ig_decide_opening_call_is_large(const ig_shape *sh, int allgatherv, int64_t 
     ig_shape sizes_alone = *sh;
     sizes_alone.send_overlaps[0] = sizes_alone.send_overlaps[1] = 0;
     sizes_alone.scattered = sizes_alone.sparse = 0;
-    sizes_alone.opening = 1; /* asked where the round applies, as the round's own guesses */
     return !served_by_round_one(&sizes_alone, allgatherv, max_bytes, s);
 }
 

@@ -121,7 +121,6 @@ static int serve_agreed(const ig_call *c, const ig_xfer *x, ig_comm_cache *cache
         ig_speculate_abandon(&early);
         return ig_error_report(c->comm, function_name(c), *rc), 1;
     }
-    shape.opening = ig_opening_applies(c, cache, s);
     ig_opening_agreed(c, cache, s, &shape);
     ig_decide(&shape, c->op == IG_OP_ALLGATHERV, s, &choice);
     /* Every process settles, whatever the choice: withdrawing is joint.  On

@@ -35,9 +35,6 @@ typedef struct {
     ig_sizes_verdict sizes;
     int nodes;              /* nodes the two groups span (comm_cache.c), 1: all share memory */
     int oversubscribed;     /* some node has more of these processes than CPUs (comm_cache.c) */
-    int opening;            /* the opening round applies on the communicator (ig_decide_opening_applies):
-                             * a call it serves with the direct algorithm ends there, without the
-                             * agreement; set by serve.c, speculate.c and decide_opening.c, 0 elsewhere */
     int scattered;          /* some process's block is not one contiguous piece of memory (then no
                              * algorithm cuts blocks into byte ranges; MPI_Allgatherv's blocks, which
                              * may differ in size, are cut only by the relay: decide.c) */

@@ -1,7 +1,6 @@
 #include "speculate.h"
 
 #include "mpi_identity.h"
-#include "opening.h"
 #include "p2p.h"
 #include "star_plan.h"
 #include "stats.h"
@@ -33,7 +32,6 @@ static int guessed_step(const ig_call *c, ig_comm_cache *cache, const ig_setting
         return 0;
     ig_shape_guess_uniform(group, c->send_bytes, c->expect_bytes, c->send_overlaps, c->scattered, n[0], n[1],
                            ig_comm_cache_nodes(cache), ig_comm_cache_oversubscribed(cache), &guess);
-    guess.opening = ig_opening_applies(c, cache, s);
     ig_decide(&guess, 0, s, &ch);
     if (ch.kind != IG_DECISION_SERVE || ch.nsteps != 1)
         return 0;

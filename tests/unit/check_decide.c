@@ -1900,41 +1900,6 @@ END_TEST
  * as the model chooses (not a forced algorithm, not the ring topology,
  * not INTERGATHER_MIN_BYTES); on several nodes the flag changes nothing.
  * Without the flag the same shapes take other algorithms somewhere. */
-/* Where the opening round applies (sh.opening), a call it ends with the
- * direct algorithm spares the agreement, which the decision prices where
- * the agreement is one round (an MPI_Allgather on at most
- * IG_AGREE_MAX_LINEAR processes): on the emulated cluster's measured
- * model, 3+5 and 1+2 with 4 KiB blocks go from fc and the relay to
- * direct; 5+8 (the allreduce's agreement, not priced) and MPI_Allgatherv
- * stay; without the round nothing changes. */
-START_TEST(agreement_saved_by_the_opening)
-{
-    ig_settings s;
-    ig_settings_defaults(&s);
-    s.net_model = (ig_cost_params){ 9e-5, 7.8e-8, 0 };
-    struct {
-        int p, q, allgatherv;
-        ig_algorithm without, with;
-    } cases[] = { { 3, 5, 0, IG_ALG_FC, IG_ALG_DIRECT },
-                  { 1, 2, 0, IG_ALG_RELAY, IG_ALG_DIRECT },
-                  { 5, 8, 0, IG_ALG_FC, IG_ALG_FC },
-                  { 3, 5, 1, IG_ALG_FC, IG_ALG_FC } };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ig_shape sh = half_shape(cases[i].p, cases[i].q, cases[i].p + cases[i].q, 4096);
-        ig_choice c;
-        for (int opening = 0; opening < 2; opening++) {
-            sh.opening = opening;
-            ig_decide(&sh, cases[i].allgatherv, &s, &c);
-            ig_algorithm want = opening ? cases[i].with : cases[i].without;
-            REQUIRE(c.kind == IG_DECISION_SERVE && c.nsteps == 1 && c.steps[0].algorithm == want,
-                    "%d+%d 4 KiB%s, opening %d: %s, not %s", cases[i].p, cases[i].q,
-                    cases[i].allgatherv ? " (v)" : "", opening, ig_algorithm_info_of(c.steps[0].algorithm)->name,
-                    ig_algorithm_info_of(want)->name);
-        }
-    }
-}
-END_TEST
-
 START_TEST(oversubscribed_node_takes_direct)
 {
     const uint64_t blocks[] = { 0, 1024, 16384, 262144, 4u << 20 };
@@ -2032,7 +1997,6 @@ int main(void)
     tcase_add_test(tc, decide_large_groups);
     tcase_add_test(tc, decide_random_shapes);
     tcase_add_test(tc, decide_posted_codes);
-    tcase_add_test(tc, agreement_saved_by_the_opening);
     tcase_add_test(tc, oversubscribed_node_takes_direct);
     tcase_add_test(tc, oversubscribed_flag_follows_the_setting);
     tcase_add_test(tc, decide_guess_stands_in_correct_programs);

@@ -732,7 +732,6 @@ START_TEST(small_is_joint_and_direct)
                             ig_shape sh;
                             ig_choice ch;
                             ig_shape_guess_uniform(0, sizes[a], sizes[b], 1, 1, n0, n1, nodes, over, &sh);
-                            sh.opening = 1; /* as serve.c agrees it where the round applies */
                             ig_decide(&sh, 0, &s, &ch);
                             REQUIRE(ch.kind == IG_DECISION_SERVE && ch.nsteps == 1 &&
                                         (ch.steps[0].algorithm == IG_ALG_DIRECT || tree_carries(&sh, &ch, &s)),
