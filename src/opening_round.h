@@ -70,10 +70,10 @@ int ig_opening_root_targets(const ig_opening_round *o, int *targets);
 
 /* A member (o->tree == IG_TREE_MEMBER): every root's round-one message,
  * taken from its parent and passed on to its children, tree by tree in
- * ig_opening_tree_order's order.  relayed[t] is what a direct receive of
+ * ig_opening_tree_order's order.  heard[t] is what a direct receive of
  * root t's message would have said; the sends on are in fwd (at most
  * IG_OPENING_TREE_MAX_ROOTS * IG_OPENING_TREE_MAX_CHILDREN), *n_fwd of
  * them, for the caller to complete with its own requests. */
-int ig_opening_relay_all(ig_opening_round *o, MPI_Request *fwd, int *n_fwd, MPI_Status *relayed);
+int ig_opening_relay_all(ig_opening_round *o, MPI_Request *fwd, int *n_fwd, MPI_Status *heard);
 
 #endif

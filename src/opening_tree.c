@@ -146,14 +146,14 @@ static int relay(ig_opening_round *o, int t, MPI_Request *fwd, int *n_fwd, MPI_S
     return rc;
 }
 
-int ig_opening_relay_all(ig_opening_round *o, MPI_Request *fwd, int *n_fwd, MPI_Status *relayed)
+int ig_opening_relay_all(ig_opening_round *o, MPI_Request *fwd, int *n_fwd, MPI_Status *heard)
 {
     int order[IG_OPENING_TREE_MAX_ROOTS], n_trees = ig_opening_tree_order(o->local_rank, o->roots, o->others, order);
     int rc = MPI_SUCCESS;
     *n_fwd = 0;
     for (int i = 0; i < n_trees; i++) {
         int n = 0, t = order[i];
-        ig_err_keep(&rc, relay(o, t, &fwd[*n_fwd], &n, &relayed[t]));
+        ig_err_keep(&rc, relay(o, t, &fwd[*n_fwd], &n, &heard[t]));
         *n_fwd += n;
     }
     return rc;
