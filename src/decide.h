@@ -158,7 +158,10 @@ int ig_decide_opening_applies(const ig_settings *s, int n0, int n1, int truncate
  * 4+2, now 1.05x MPI_Iallgather; 0.13 against 0.07 at 2+1, 1.5x native).
  * Four others a root: where the roots send, the trees made 4 KiB calls
  * 1.8x to 2.7x faster (1+7, 1+15, 2+14: seventy-third session), more
- * than they cost where the roots receive. */
+ * than they cost where the roots receive; at four others a root itself
+ * (A/B against five, seventy-fifth session) they saved 0.25 to 0.69 ms
+ * where the roots send (1+4, 2+8, 3+12) and cost 0.14 to 0.17 ms where
+ * they receive (4+1, 8+2, 12+3). */
 #define IG_OPENING_TREE_MAX_ROOTS 3
 #define IG_OPENING_TREE_MIN_OTHERS 4
 
