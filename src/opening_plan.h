@@ -112,12 +112,14 @@
  * whatever its own arguments say, so in the tree the processes of the
  * larger group never leave early (they "stay", as an MPI_Allgatherv's
  * do; a relay that had left would strand its children in an erroneous
- * call); a root still may, and never cuts its block into pieces (the
- * tree passes whole messages).  A root's message is small only where the
- * decision serves the sizes with fc (or the star) alone, the roots its
- * senders (fc's plan for one sender is a broadcast tree from it), or with
- * the direct algorithm alone, with a block of at most one eager message
- * (ig_decide_opening_sends).  Not in the paper.
+ * call, and only a root could send them its message instead, which where
+ * it sends leaves before it hears who left: docs/performance.md,
+ * seventy-fifth session); a root still may, and never cuts its block
+ * into pieces (the tree passes whole messages).  A root's message is
+ * small only where the decision serves the sizes with fc (or the star)
+ * alone, the roots its senders (fc's plan for one sender is a broadcast
+ * tree from it), or with the direct algorithm alone, with a block of at
+ * most one eager message (ig_decide_opening_sends).  Not in the paper.
  *
  * Why this never strands a process: every message of the opening has a
  * receiver that posts it (round one: all pairs; the verdict: pairs both
